@@ -1,0 +1,264 @@
+"""The command line: `wartable` starts the GUI; subcommands work headless (DESIGN.md).
+
+Each subcommand prints something a person can read and exits non-zero with a
+one-line reason on error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import os
+import sys
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from wartable import __version__
+from wartable.core.errors import WartableError
+
+EXIT_ERROR = 1
+EXIT_USAGE = 2
+
+
+def load_extra_games() -> None:
+    """Import game modules named in WARTABLE_GAME_MODULES (comma-separated); each
+    registers itself. Lets tests and developers add games that are not built in."""
+    for name in filter(None, (os.environ.get("WARTABLE_GAME_MODULES", "")).split(",")):
+        try:
+            importlib.import_module(name.strip())
+        except ImportError as e:
+            raise WartableError(f"Cannot import game module {name!r} from "
+                                f"WARTABLE_GAME_MODULES: {e}") from e
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def _parse_options(items: Sequence[str]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for it in items:
+        key, sep, raw = it.partition("=")
+        if not sep or not key:
+            raise WartableError(f"--option takes NAME=VALUE, got {it!r}")
+        try:
+            out[key] = json.loads(raw)
+        except json.JSONDecodeError:
+            out[key] = raw
+    return out
+
+
+def cmd_games(args: argparse.Namespace) -> int:
+    from wartable.games import registry
+    from wartable.persistence.gamedata import load_game
+
+    mods = registry.installed()
+    if not mods:
+        print("No games are installed yet.")
+    for m in mods:
+        d = load_game(m.id).definition
+        scen = ", ".join(f"{s.id} ({s.name})" for s in d.scenarios.values())
+        print(f"{m.id}: {d.title} — scenarios: {scen}")
+    return 0
+
+
+def cmd_new(args: argparse.Namespace) -> int:
+    from wartable.core.frozen import FrozenMap
+    from wartable.engine.session import Session
+    from wartable.persistence.gamedata import load_game
+    from wartable.persistence.savefile import save_to_path
+
+    game = load_game(args.game)
+    s = Session.start(game, args.scenario, FrozenMap(_parse_options(args.option)),
+                      args.seed, args.dice)
+    save_to_path(s, Path(args.output), _now())
+    print(f"New {game.definition.title}, scenario {args.scenario}, seed {args.seed}: "
+          f"saved to {args.output}")
+    return 0
+
+
+def describe_session(s: Any) -> str:
+    from wartable.engine.loop import deciding_side
+
+    g = s.game
+    st = s.state
+    pos = g.position(st)
+    lines = [
+        f"{g.definition.title} — scenario {g.definition.scenarios[st.scenario].name}",
+        f"Turn {st.turn}, {pos.label}; {len(s.log)} actions played",
+    ]
+    if st.result:
+        lines.append(f"Game over: {st.result}")
+    else:
+        p = s.prompt(deciding_side(st))
+        lines.append(f"Now: {g.definition.side(p.side).name} — {p.text}")
+    for side in g.definition.sides:
+        ps = [p for p in st.pieces.values() if p.side == side.id]
+        locs = len({p.location for p in ps})
+        lines.append(f"{side.name}: {len(ps)} pieces in {locs} locations")
+    if s.events:
+        lines.append("Last events:")
+        lines.extend(f"  {e.text}" for e in s.events[-8:])
+    return "\n".join(lines)
+
+
+def cmd_show(args: argparse.Namespace) -> int:
+    from wartable.persistence.savefile import load_from_path
+
+    print(describe_session(load_from_path(Path(args.file))))
+    return 0
+
+
+def _read_actions(path: Path) -> list[Any]:
+    from wartable.engine.actions import Action
+
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as e:
+        raise WartableError(f"Cannot read actions file {path}: {e.strerror}") from e
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError:
+        try:  # JSON lines
+            data = [json.loads(line) for line in text.splitlines() if line.strip()]
+        except json.JSONDecodeError as e:
+            raise WartableError(f"{path} is neither a JSON list nor JSON lines of actions "
+                                f"(line {e.lineno}: {e.msg})") from e
+    if not isinstance(data, list):
+        raise WartableError(f"{path} must hold a JSON list of actions")
+    out = []
+    for i, d in enumerate(data, 1):
+        try:
+            out.append(Action.from_dict(d))
+        except ValueError as e:
+            raise WartableError(f"{path}: action {i}: {e}") from e
+    return out
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    from wartable.core.errors import IllegalAction
+    from wartable.persistence.savefile import load_from_path, save_to_path
+
+    s = load_from_path(Path(args.file))
+    actions = _read_actions(Path(args.actions))
+    for i, a in enumerate(actions, 1):
+        before = len(s.events)
+        try:
+            s = s.submit(a)
+        except IllegalAction as e:
+            raise WartableError(f"action {i} of {len(actions)} ({a.verb}) is illegal: {e}; "
+                                "nothing was saved") from e
+        for e in s.events[before:]:
+            print(e.text)
+    out = Path(args.output or args.file)
+    save_to_path(s, out, _now())
+    print(f"Applied {len(actions)} actions; saved to {out}")
+    return 0
+
+
+def cmd_selfplay(args: argparse.Namespace) -> int:
+    from wartable.engine.randomplay import play_random
+    from wartable.engine.session import Session
+    from wartable.persistence.gamedata import load_game
+
+    game = load_game(args.game)
+    first = game.definition.scenarios[args.scenario].first_turn if \
+        args.scenario in game.definition.scenarios else 1
+    results = []
+    failures = 0
+    for g in range(args.games):
+        seed = f"{args.seed}" if args.games == 1 else f"{args.seed}.{g}"
+        s = Session.start(game, args.scenario, seed=seed)
+        last = first + args.rounds - 1 if args.rounds else None
+        rep = play_random(s, seed, max_actions=args.max_actions,
+                          until=(lambda x: x.state.turn > last) if last else None)
+        st = rep.session.state
+        res = {"seed": seed, "actions": rep.actions, "turn": st.turn,
+               "result": st.result, "problems": list(rep.problems)}
+        results.append(res)
+        failures += bool(rep.problems)
+        if not args.json:
+            status = st.result or f"stopped at turn {st.turn}"
+            print(f"seed {seed}: {rep.actions} actions, {status}"
+                  + (f"; PROBLEMS: {rep.problems[0]}" if rep.problems else ""))
+    if args.json:
+        print(json.dumps({"game": args.game, "scenario": args.scenario, "games": len(results),
+                          "failures": failures, "results": results}, indent=1))
+    else:
+        print(f"{len(results)} games, {failures} with invariant problems")
+    return EXIT_ERROR if failures else 0
+
+
+def cmd_screenshot(args: argparse.Namespace) -> int:
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    from wartable.app import screenshot
+
+    try:
+        w, h = (int(x) for x in args.size.lower().split("x"))
+    except ValueError as e:
+        raise WartableError(f"--size takes WIDTHxHEIGHT, got {args.size!r}") from e
+    screenshot(Path(args.save) if args.save else None, Path(args.output), (w, h),
+               game=args.game, scenario=args.scenario)
+    print(f"Wrote {args.output} ({w}x{h})")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="wartable", description="Wartable: a desktop table for "
+                                "historical board wargames. With no command, starts the app.")
+    p.add_argument("--version", action="version", version=f"wartable {__version__}")
+    sub = p.add_subparsers(dest="command")
+    sp = sub.add_parser("games", help="list the installed games and scenarios")
+    sp.set_defaults(func=cmd_games)
+    sp = sub.add_parser("new", help="start a game and save it")
+    sp.add_argument("game")
+    sp.add_argument("scenario")
+    sp.add_argument("-o", "--output", required=True)
+    sp.add_argument("--seed", default="0")
+    sp.add_argument("--dice", choices=("digital", "physical"), default="digital")
+    sp.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
+    sp.set_defaults(func=cmd_new)
+    sp = sub.add_parser("show", help="describe a saved game")
+    sp.add_argument("file")
+    sp.set_defaults(func=cmd_show)
+    sp = sub.add_parser("play", help="apply a JSON script of actions to a saved game")
+    sp.add_argument("file")
+    sp.add_argument("--actions", required=True)
+    sp.add_argument("-o", "--output", help="write here instead of over FILE")
+    sp.set_defaults(func=cmd_play)
+    sp = sub.add_parser("selfplay", help="random legal play with invariants checked")
+    sp.add_argument("game")
+    sp.add_argument("scenario")
+    sp.add_argument("--rounds", type=int, default=0, help="stop after this many turns")
+    sp.add_argument("--seed", default="1")
+    sp.add_argument("--games", type=int, default=1)
+    sp.add_argument("--max-actions", type=int, default=20_000)
+    sp.add_argument("--json", action="store_true")
+    sp.set_defaults(func=cmd_selfplay)
+    sp = sub.add_parser("screenshot", help="render the main window offscreen to a PNG")
+    sp.add_argument("save", nargs="?")
+    sp.add_argument("-o", "--output", required=True)
+    sp.add_argument("--size", default="1400x900")
+    sp.add_argument("--game", help="with no SAVE: open a new game of this id")
+    sp.add_argument("--scenario")
+    sp.set_defaults(func=cmd_screenshot)
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        load_extra_games()
+        if args.command is None:
+            from wartable.app import run_gui
+
+            return run_gui()
+        return int(args.func(args))
+    except WartableError as e:
+        print(f"wartable: error: {str(e).splitlines()[0]}", file=sys.stderr)
+        return EXIT_ERROR
+    except KeyboardInterrupt:
+        return 130

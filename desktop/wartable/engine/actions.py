@@ -1,0 +1,108 @@
+"""What passes between players and the engine: actions in; prompts and events out."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from wartable.core.frozen import FrozenMap
+from wartable.model.state import GameState
+from wartable.model.values import freeze, thaw
+
+EMPTY: FrozenMap[str, Any] = FrozenMap()
+
+# Verbs the engine itself handles; everything else goes to the game's step or frame handler.
+END_STEP = "end_step"
+FREE_MOVE = "free_move"  # house rules: move any piece anywhere, logged as an override
+DICE = "dice"  # the typed result of a physical roll
+RESIGN = "resign"
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    verb: str
+    side: str
+    args: FrozenMap[str, Any] = field(default=EMPTY)
+
+    @staticmethod
+    def make(verb: str, side: str, **args: Any) -> Action:
+        return Action(verb, side, freeze(args))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"verb": self.verb, "side": self.side, "args": thaw(self.args)}
+
+    @staticmethod
+    def from_dict(d: Any) -> Action:
+        if not isinstance(d, dict) or not isinstance(d.get("verb"), str) \
+                or not isinstance(d.get("side"), str) or not isinstance(d.get("args", {}), dict):
+            raise ValueError(f"not an action: {str(d)[:80]}")
+        return Action(d["verb"], d["side"], freeze(d.get("args", {})))
+
+
+@dataclass(frozen=True, slots=True)
+class Button:
+    id: str  # the action verb or a "button" verb argument
+    label: str
+    rule: str = ""
+    enabled: bool = True
+    reason: str = ""  # why it is disabled
+    args: FrozenMap[str, Any] = field(default=EMPTY)
+
+
+@dataclass(frozen=True, slots=True)
+class DiceAsk:
+    """A physical roll the players must type in."""
+
+    count: int
+    sides: int
+    purpose: str
+
+
+@dataclass(frozen=True, slots=True)
+class Prompt:
+    side: str  # the side that must act now
+    text: str  # what to do now, or what the viewer is waiting for
+    rule: str = ""
+    phase: str = ""
+    step: str = ""
+    # piece id -> legal destinations (with their costs in `costs`)
+    moves: FrozenMap[str, tuple[str, ...]] = field(default=EMPTY)
+    costs: FrozenMap[str, FrozenMap[str, float]] = field(default=EMPTY)
+    # verb -> selectable things (pieces, locations, option ids) for that verb
+    targets: FrozenMap[str, tuple[str, ...]] = field(default=EMPTY)
+    buttons: tuple[Button, ...] = ()
+    dice: DiceAsk | None = None
+    waiting: bool = False  # True when the viewer is not the side to act
+    finished: bool = False
+
+    def legal_destinations(self, piece_id: str) -> tuple[str, ...]:
+        return self.moves.get(piece_id, ())
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """One line of the game log players read."""
+
+    kind: str  # move, combat, dice, phase, override, info, victory...
+    text: str
+    side: str = ""
+    rule: str = ""
+    turn: int = 0
+    step: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "text": self.text, "side": self.side, "rule": self.rule,
+                "turn": self.turn, "step": self.step}
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    state: GameState
+    events: tuple[Event, ...] = ()
+    revealed: bool = False  # hidden information was revealed: an undo barrier
+    auto_end: bool = False  # from enter_step: the step resolves itself, advance at once
+
+    def then(self, other: Outcome) -> Outcome:
+        """Chain: other's state, both event lists, either flag."""
+        return Outcome(other.state, self.events + other.events,
+                       self.revealed or other.revealed, other.auto_end)

@@ -1,0 +1,257 @@
+"""new_game, prompt and apply: the engine's three pure functions (DESIGN.md, The engine)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from wartable.core.errors import DataError, IllegalAction
+from wartable.core.frozen import FrozenMap
+from wartable.core.rng import Rng
+from wartable.engine.actions import (
+    DICE,
+    END_STEP,
+    FREE_MOVE,
+    RESIGN,
+    Action,
+    Button,
+    DiceAsk,
+    Event,
+    Outcome,
+    Prompt,
+)
+from wartable.engine.rules import Game
+from wartable.model.sequence import Position
+from wartable.model.state import Frame, GameState, Piece
+
+DICE_FRAME = "dice"
+_MAX_AUTO_STEPS = 1000  # a sequence that never stops advancing is a data error
+
+
+def new_game(
+    game: Game, scenario: str, options: FrozenMap[str, Any] | None = None,
+    seed: int | str = 0, dice_mode: str = "digital",
+) -> tuple[GameState, tuple[Event, ...]]:
+    d = game.definition
+    if scenario not in d.scenarios:
+        raise DataError(d.id, "scenarios", f"no scenario {scenario!r}; "
+                        f"this game has {', '.join(d.scenarios)}")
+    if dice_mode not in ("digital", "physical"):
+        raise ValueError(f"dice mode must be 'digital' or 'physical', not {dice_mode!r}")
+    sc = d.scenarios[scenario]
+    opts = d.default_options().update(options or {})
+    pieces: dict[str, Piece] = {}
+    counters: dict[str, int] = {}
+    for pl in sc.setup:
+        for _ in range(pl.count):
+            n = counters.get(pl.type, 0) + 1
+            counters[pl.type] = n
+            pid = f"{pl.side}.{pl.type}.{n}"
+            attrs = pl.attrs.set("name", pl.name) if pl.name else pl.attrs
+            pieces[pid] = Piece(pid, pl.type, pl.side, pl.location, attrs)
+    positions = game.positions
+    state = GameState(
+        game_id=d.id, data_version=d.data_version, scenario=scenario, options=opts,
+        turn=sc.first_turn, step_index=0, active_side=d.sides[0].id,
+        pieces=FrozenMap(pieces), vars=sc.vars, frames=(), rng=Rng.from_seed(seed),
+        dice_mode=dice_mode,
+    )
+    state = game.rules.setup(game, state)
+    # Start at the first step that applies on the first turn.
+    idx = 0
+    while not _applies(game, state, positions[idx]):
+        idx += 1
+        if idx >= len(positions):
+            raise DataError(d.id, "sequence", "no step of the sequence applies on turn 1")
+    out = _enter(game, replace(state, step_index=idx), positions[idx])
+    return out.state, out.events
+
+
+def deciding_side(state: GameState) -> str:
+    """The side whose decision the game waits for: the top frame's, else the active side."""
+    return state.frames[-1].side if state.frames else state.active_side
+
+
+def prompt(game: Game, state: GameState, side: str | None = None) -> Prompt:
+    """What `side` may do now; for any other side, what it waits for."""
+    pos = game.position(state)
+    if state.result is not None:
+        return Prompt(side="", text=f"Game over: {state.result}", finished=True,
+                      phase=pos.phase.name, step=pos.step.name)
+    frame = state.top_frame
+    if frame is None:
+        p = game.rules.step_prompt(game, state, pos)
+    elif frame.kind == DICE_FRAME:
+        p = Prompt(side=frame.side, text=frame.text, rule=frame.rule,
+                   dice=DiceAsk(int(frame.data["count"]), int(frame.data["sides"]),
+                                str(frame.data["purpose"])))
+    else:
+        p = game.rules.frame_prompt(game, state, frame)
+    p = replace(p, phase=pos.phase.name, step=pos.step.name)
+    if side is not None and side != p.side:
+        who = game.definition.side(p.side).name if p.side else "the game"
+        return Prompt(side=p.side, text=f"Waiting for {who}: {p.text}", rule=p.rule,
+                      phase=p.phase, step=p.step, waiting=True)
+    return p
+
+
+def apply(game: Game, state: GameState, action: Action) -> Outcome:
+    """Apply one action; raise IllegalAction with a reason the UI shows word for word."""
+    if state.result is not None:
+        raise IllegalAction(f"The game is over ({state.result}).")
+    if action.side not in game.definition.side_ids:
+        raise IllegalAction(f"Unknown side {action.side!r}.")
+    pos = game.position(state)
+    if action.verb == FREE_MOVE:
+        out = _free_move(game, state, action)
+    else:
+        who = deciding_side(state)
+        if action.side != who:
+            name = game.definition.side(who).name
+            raise IllegalAction(f"It is {name}'s decision now, not "
+                                f"{game.definition.side(action.side).name}'s.")
+        frame = state.top_frame
+        if action.verb == RESIGN:
+            res = f"{game.definition.side(action.side).name} resigned."
+            out = Outcome(replace(state, result=res), (Event("victory", res, action.side),))
+        elif frame is not None and frame.kind == DICE_FRAME:
+            out = _answer_dice(game, state, frame, action)
+        elif frame is not None:
+            out = game.rules.frame_apply(game, state, frame, action)
+        elif action.verb == END_STEP:
+            reason = game.rules.can_end_step(game, state, pos)
+            if reason:
+                raise IllegalAction(reason)
+            out = end_step(game, state)
+        else:
+            out = game.rules.step_apply(game, state, pos, action)
+    st = replace(out.state, serial=state.serial + 1)
+    if st.result is None:
+        res = game.rules.check_victory(game, st)
+        if res is not None:
+            st = replace(st, result=res)
+            out = replace(out, events=out.events + (Event("victory", res),))
+    return _stamp(game, replace(out, state=st))
+
+
+def _stamp(game: Game, out: Outcome) -> Outcome:
+    """Fill in the turn and step of each event for the log's filters."""
+    pos = game.position(out.state)
+    evs = tuple(e if e.turn else replace(e, turn=out.state.turn, step=pos.step.name)
+                for e in out.events)
+    return replace(out, events=evs)
+
+
+def _applies(game: Game, state: GameState, pos: Position) -> bool:
+    return all(
+        _condition(game, c, state) for c in (pos.phase.condition, pos.step.condition) if c
+    )
+
+
+def _condition(game: Game, cond: str, state: GameState) -> bool:
+    if cond.startswith("!"):
+        return not _condition(game, cond[1:], state)
+    first = game.definition.scenarios[state.scenario].first_turn
+    if cond == "first_turn":
+        return state.turn == first
+    if cond == "not_first_turn":
+        return state.turn != first
+    if cond.startswith("option:"):
+        return bool(state.options.get(cond[7:], False))
+    return game.rules.condition(game, cond, state)
+
+
+def _enter(game: Game, state: GameState, pos: Position) -> Outcome:
+    if pos.side != "*":
+        state = replace(state, active_side=pos.side)
+    ev = Event("phase", f"Turn {state.turn}: {pos.label}", pos.side if pos.side != "*" else "",
+               pos.step.rule, state.turn, pos.step.name)
+    return Outcome(state, (ev,)).then(game.rules.enter_step(game, state, pos))
+
+
+def end_step(game: Game, state: GameState) -> Outcome:
+    """Leave the current step and enter the next one that applies (auto steps run through)."""
+    out = Outcome(state)
+    for _ in range(_MAX_AUTO_STEPS):
+        st = out.state
+        out = out.then(game.rules.exit_step(game, st, game.position(st)))
+        st = out.state
+        positions = game.positions
+        idx, turn = st.step_index, st.turn
+        last = game.definition.scenarios[st.scenario].last_turn
+        while True:
+            idx += 1
+            if idx >= len(positions):
+                idx, turn = 0, turn + 1
+                if turn > last:
+                    res = game.rules.end_of_game(game, st)
+                    return out.then(Outcome(replace(st, result=res), (Event("victory", res),)))
+            cand = replace(st, step_index=idx, turn=turn)
+            if _applies(game, cand, positions[idx]):
+                break
+        out = out.then(_enter(game, cand, positions[idx]))
+        if not out.auto_end or out.state.result is not None or out.state.frames:
+            return replace(out, auto_end=False)
+    raise DataError(game.definition.id, "sequence", "the sequence of play never stops advancing")
+
+
+def _free_move(game: Game, state: GameState, action: Action) -> Outcome:
+    pid = action.args.get("piece")
+    to = action.args.get("to")
+    if not isinstance(pid, str) or pid not in state.pieces:
+        raise IllegalAction(f"There is no piece {pid!r}.")
+    if not isinstance(to, str) or not to:
+        raise IllegalAction("A free move needs a destination.")
+    p = state.pieces[pid]
+    text = (f"House rule: {game.definition.side(action.side).name} moved "
+            f"{game.rules.piece_name(game, p)} {p.location} → {to} (free play)")
+    return Outcome(state.with_piece(replace(p, location=to)),
+                   (Event("override", text, action.side),))
+
+
+# --- dice ---------------------------------------------------------------------
+
+def roll_then(game: Game, state: GameState, *, count: int, sides: int, purpose: str,
+              side: str, resume: str, data: FrozenMap[str, Any] | None = None,
+              rule: str = "") -> Outcome:
+    """Roll `count`d`sides` for `purpose`, then call rules.resume with the dice.
+
+    Digital mode rolls from the state's PRNG now; physical mode pushes a frame that
+    asks `side` to type the roll, and resumes when the DICE action answers it.
+    """
+    data = data or FrozenMap()
+    if state.dice_mode == "physical":
+        frame = Frame(DICE_FRAME, side, f"Roll {count}d{sides} for {purpose} and type the result.",
+                      rule, FrozenMap(count=count, sides=sides, purpose=purpose, resume=resume,
+                                      data=data))
+        return Outcome(state.push_frame(frame))
+    dice, rng = state.rng.roll_many(count, sides)
+    state = replace(state, rng=rng)
+    ev = Event("dice", f"{purpose}: rolled {_dice_text(dice)}", side, rule)
+    return Outcome(state, (ev,)).then(game.rules.resume(game, state, resume, data, dice))
+
+
+def _answer_dice(game: Game, state: GameState, frame: Frame, action: Action) -> Outcome:
+    if action.verb != DICE:
+        raise IllegalAction(f"Type the dice first: {frame.text}")
+    count, sides = int(frame.data["count"]), int(frame.data["sides"])
+    raw = action.args.get("values")
+    if not isinstance(raw, tuple) or len(raw) != count or not all(
+        isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= sides for v in raw
+    ):
+        raise IllegalAction(f"Type {count} {'die' if count == 1 else 'dice'} "
+                            f"from 1 to {sides}, got {raw!r}.")
+    _, state = state.pop_frame()
+    ev = Event("dice", f"{frame.data['purpose']}: rolled {_dice_text(raw)} (physical dice)",
+               frame.side, frame.rule)
+    return Outcome(state, (ev,)).then(
+        game.rules.resume(game, state, str(frame.data["resume"]), frame.data["data"], raw))
+
+
+def _dice_text(dice: tuple[int, ...]) -> str:
+    return str(dice[0]) if len(dice) == 1 else "+".join(map(str, dice)) + f" = {sum(dice)}"
+
+
+def end_step_button(enabled_reason: str | None = None) -> Button:
+    return Button(END_STEP, "End step", enabled=enabled_reason is None,
+                  reason=enabled_reason or "")

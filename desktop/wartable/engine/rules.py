@@ -1,0 +1,135 @@
+"""The hooks a game implements. The engine calls them; they never read files or the clock."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from wartable.core.errors import DataError, IllegalAction
+from wartable.core.frozen import FrozenMap
+from wartable.engine.actions import END_STEP, Action, Button, Outcome, Prompt
+from wartable.model.definition import GameDefinition
+from wartable.model.sequence import Position
+from wartable.model.state import Frame, GameState, Piece
+
+if TYPE_CHECKING:
+    from wartable.maps.model import BoardMap
+
+
+@dataclass(frozen=True)
+class Game:
+    """A game ready to play: its definition, its rules and its loaded maps."""
+
+    definition: GameDefinition
+    rules: Rules
+    maps: FrozenMap[str, BoardMap] = field(default_factory=FrozenMap)
+
+    @property
+    def positions(self) -> tuple[Position, ...]:
+        return self.definition.sequence.positions
+
+    def position(self, state: GameState) -> Position:
+        return self.positions[state.step_index]
+
+
+class Rules:
+    """Base class of a game's rules. Override what the game needs; defaults are a free table."""
+
+    def setup(self, game: Game, state: GameState) -> GameState:
+        """Adjust the state after the scenario's pieces are placed (vars, hidden units...)."""
+        return state
+
+    def condition(self, game: Game, name: str, state: GameState) -> bool:
+        """Evaluate a sequence-of-play condition the engine does not know."""
+        raise DataError(game.definition.id, "sequence", f"unknown step condition {name!r}")
+
+    def enter_step(self, game: Game, state: GameState, pos: Position) -> Outcome:
+        return Outcome(state)
+
+    def exit_step(self, game: Game, state: GameState, pos: Position) -> Outcome:
+        return Outcome(state)
+
+    def can_end_step(self, game: Game, state: GameState, pos: Position) -> str | None:
+        """None when the step may end now, else the reason it may not."""
+        return None
+
+    def step_prompt(self, game: Game, state: GameState, pos: Position) -> Prompt:
+        return Prompt(
+            side=pos.side if pos.side != "*" else state.active_side,
+            text=pos.step.prompt or pos.step.name,
+            rule=pos.step.rule,
+            buttons=(Button(END_STEP, "End step"),),
+        )
+
+    def step_apply(self, game: Game, state: GameState, pos: Position, action: Action) -> Outcome:
+        raise IllegalAction(f"'{action.verb}' is not possible during {pos.step.name}.")
+
+    def frame_prompt(self, game: Game, state: GameState, frame: Frame) -> Prompt:
+        return Prompt(side=frame.side, text=frame.text, rule=frame.rule)
+
+    def frame_apply(self, game: Game, state: GameState, frame: Frame, action: Action) -> Outcome:
+        raise IllegalAction(f"'{action.verb}' does not answer: {frame.text}")
+
+    def resume(self, game: Game, state: GameState, resume: str, data: FrozenMap[str, Any],
+               dice: tuple[int, ...]) -> Outcome:
+        """Continue a procedure after its dice are known (rolled or typed in)."""
+        raise DataError(game.definition.id, "rules", f"no continuation {resume!r} for dice")
+
+    def check_victory(self, game: Game, state: GameState) -> str | None:
+        """The result text when the game has ended, else None."""
+        return None
+
+    def end_of_game(self, game: Game, state: GameState) -> str:
+        """Result when the last turn is over."""
+        return "The last turn is over."
+
+    def view(self, game: Game, state: GameState, side: str | None) -> GameState:
+        """What `side` may see (None: an observer). Games with hidden information override."""
+        return state
+
+    def candidate_actions(self, game: Game, state: GameState, prompt: Prompt) -> tuple[Action, ...]:
+        """Actions random play may try now; by default the prompt's moves and buttons.
+
+        Games add their own verbs (an attack choosing attackers and a target). The
+        engine still checks each one, so a candidate may turn out illegal.
+        """
+        out: list[Action] = []
+        for pid, dests in sorted(prompt.moves.items()):
+            out.extend(Action.make("move", prompt.side, piece=pid, to=d) for d in dests)
+        out.extend(Action(b.id, prompt.side, b.args) for b in prompt.buttons if b.enabled)
+        return tuple(out)
+
+    def invariants(self, game: Game, state: GameState) -> list[str]:
+        """Problems with the state (empty when all is well); checked by selfplay and fuzzing."""
+        problems = []
+        known = _locations(game)
+        for p in state.pieces.values():
+            if p.type not in game.definition.unit_types:
+                problems.append(f"{p.id}: unknown unit type {p.type}")
+            if p.side not in game.definition.side_ids:
+                problems.append(f"{p.id}: unknown side {p.side}")
+            if game.maps and p.location not in known:
+                problems.append(f"{p.id}: at {p.location!r}, which is on no map")
+        return problems
+
+    def piece_name(self, game: Game, piece: Piece) -> str:
+        """How the log names a piece: 'Blue 1st Infantry'."""
+        ut = game.definition.unit_types.get(piece.type)
+        side = game.definition.side(piece.side).name
+        name = piece.attrs.get("name") or (ut.name if ut else piece.type)
+        return f"{side} {name}"
+
+
+_LOCATIONS: dict[int, frozenset[str]] = {}
+
+
+def _locations(game: Game) -> frozenset[str]:
+    """Every location id of the game's maps, boxes included (cached per Game)."""
+    key = id(game)
+    if key not in _LOCATIONS:
+        locs: set[str] = set()
+        for m in game.maps.values():
+            locs.update(m.location_ids())
+            locs.update(f"box:{b.id}" for b in m.boxes)
+        _LOCATIONS[key] = frozenset(locs)
+    return _LOCATIONS[key]

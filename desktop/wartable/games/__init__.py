@@ -1,0 +1,1 @@
+"""One folder per game. `registry` knows which games are installed."""

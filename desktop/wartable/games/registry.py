@@ -1,0 +1,46 @@
+"""Which games are installed. Built-in games are listed here; others (the test game)
+register themselves. Nothing here reads files: a game names the package that holds
+its data and the loader (persistence.gamedata) reads it."""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from wartable.engine.rules import Rules
+
+
+@dataclass(frozen=True)
+class GameModule:
+    id: str
+    title: str
+    data_package: str  # importable package holding the game's TOML data files
+    map_package: str  # importable package holding the built map files
+    rules: Callable[[], Rules]  # factory, so importing the registry stays cheap
+
+
+# Built-in games land here as their issues do (DESIGN.md, the games table).
+BUILTIN: tuple[str, ...] = ()
+
+_registered: dict[str, GameModule] = {}
+
+
+def register(module: GameModule) -> None:
+    _registered[module.id] = module
+
+
+def installed() -> tuple[GameModule, ...]:
+    for mod in BUILTIN:
+        importlib.import_module(mod)  # each built-in module calls register() on import
+    return tuple(sorted(_registered.values(), key=lambda m: m.title))
+
+
+def get(game_id: str) -> GameModule:
+    for m in installed():
+        if m.id == game_id:
+            return m
+    known = ", ".join(m.id for m in installed()) or "none"
+    from wartable.core.errors import WartableError
+
+    raise WartableError(f"Unknown game {game_id!r}. Installed games: {known}.")

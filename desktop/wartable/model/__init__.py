@@ -1,0 +1,1 @@
+"""Immutable definitions (units, scenarios, sequence of play) and the immutable GameState."""

@@ -1,0 +1,225 @@
+"""A game's immutable definition: sides, unit types, scenarios, sequence, tables.
+
+Parsed from plain dicts (the TOML files under games/<id>/data/, read by
+persistence.gamedata) so this layer never touches files.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from wartable.core.errors import DataError
+from wartable.core.frozen import FrozenMap
+from wartable.model.parse import Reader
+from wartable.model.sequence import Sequence
+from wartable.model.values import freeze
+
+_COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
+# NATO-style symbols the counter renderer knows (APP-6 land unit basics).
+SYMBOLS = frozenset(
+    {"infantry", "armour", "mechanized", "cavalry", "artillery", "airborne", "mountain",
+     "headquarters", "garrison", "fortress", "air", "fighter", "bomber", "naval", "transport",
+     "submarine", "destroyer", "cruiser", "battleship", "carrier", "aa_gun", "factory",
+     "marker", "none"}
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Side:
+    id: str
+    name: str
+    colour: str  # counter background
+    text_colour: str = "#000000"
+    alt_colour: str = ""  # colour-blind palette alternative
+    hidden_info: bool = False  # does this side keep secrets from the others?
+
+
+@dataclass(frozen=True, slots=True)
+class UnitType:
+    id: str
+    name: str
+    symbol: str
+    factors: tuple[int, ...] = ()  # printed factors, left to right (e.g. attack, defense)
+    movement: int = 0
+    size: str = ""  # echelon mark: "XX", "XXX", "XXXX"...
+    extra: FrozenMap[str, Any] = field(default_factory=FrozenMap)
+
+    @property
+    def factor_text(self) -> str:
+        return "-".join(str(f) for f in self.factors + ((self.movement,) if self.movement else ()))
+
+
+@dataclass(frozen=True, slots=True)
+class Placement:
+    """One setup entry: units of a type for a side at a location."""
+
+    type: str
+    side: str
+    location: str
+    count: int = 1
+    name: str = ""  # unit designation ("3rd Pz"), if any
+    attrs: FrozenMap[str, Any] = field(default_factory=FrozenMap)
+
+
+@dataclass(frozen=True, slots=True)
+class Scenario:
+    id: str
+    name: str
+    description: str
+    first_turn: int
+    last_turn: int
+    setup: tuple[Placement, ...]
+    vars: FrozenMap[str, Any] = field(default_factory=FrozenMap)
+
+
+@dataclass(frozen=True, slots=True)
+class OptionDef:
+    id: str
+    name: str
+    default: Any
+    rule: str = ""
+    description: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class GameDefinition:
+    id: str
+    title: str
+    data_version: str
+    sides: tuple[Side, ...]
+    unit_types: FrozenMap[str, UnitType]
+    scenarios: FrozenMap[str, Scenario]
+    sequence: Sequence
+    maps: tuple[str, ...] = ()  # map ids "game/name"
+    options: tuple[OptionDef, ...] = ()
+    tables: FrozenMap[str, Any] = field(default_factory=FrozenMap)  # raw tables, parsed by games
+    enforcement: str = "enforced"  # or "assisted" (DESIGN.md, the games table)
+
+    def side(self, side_id: str) -> Side:
+        for s in self.sides:
+            if s.id == side_id:
+                return s
+        raise KeyError(side_id)
+
+    @property
+    def side_ids(self) -> tuple[str, ...]:
+        return tuple(s.id for s in self.sides)
+
+    def default_options(self) -> FrozenMap[str, Any]:
+        return FrozenMap({o.id: o.default for o in self.options})
+
+    @staticmethod
+    def from_dict(data: Mapping[str, Any], source: str) -> GameDefinition:
+        """Build from the merged contents of a game's data files."""
+        r = Reader(data, source, "")
+        g = r.sub("game")
+        sides = tuple(_side(sr) for sr in r.items("sides"))
+        if not sides:
+            raise DataError(source, "sides", "a game needs at least one side")
+        side_ids = tuple(s.id for s in sides)
+        unit_types: dict[str, UnitType] = {}
+        for ur in r.items("units"):
+            u = _unit(ur)
+            if u.id in unit_types:
+                raise ur.fail("id", f"duplicate unit type {u.id!r}")
+            unit_types[u.id] = u
+        scenarios: dict[str, Scenario] = {}
+        for sr in r.items("scenarios"):
+            sc = _scenario(sr, side_ids, unit_types)
+            scenarios[sc.id] = sc
+        if not scenarios:
+            raise DataError(source, "scenarios", "a game needs at least one scenario")
+        options = tuple(
+            OptionDef(o.text("id"), o.text("name"), o.data.get("default", False),
+                      o.text("rule", ""), o.text("description", ""))
+            for o in r.items("options")
+        )
+        enforcement = g.text("enforcement", "enforced")
+        if enforcement not in ("enforced", "assisted"):
+            raise g.fail("enforcement", "must be 'enforced' or 'assisted'")
+        return GameDefinition(
+            id=g.text("id"),
+            title=g.text("title"),
+            data_version=g.text("data_version"),
+            sides=sides,
+            unit_types=FrozenMap(unit_types),
+            scenarios=FrozenMap(scenarios),
+            sequence=Sequence.from_dict(r.table("sequence"), side_ids, source,
+                                        {s.id: s.name for s in sides}),
+            maps=tuple(g.seq("maps", [])),
+            options=options,
+            tables=freeze(r.table("tables", {})),
+            enforcement=enforcement,
+        )
+
+
+def _colour(r: Reader, key: str, default: str | None = None) -> str:
+    c: str = r.text(key, default)
+    if c and not _COLOUR.match(c):
+        raise r.fail(key, f"must be a colour like '#a0b0c0', got {c!r}")
+    return c
+
+
+def _side(r: Reader) -> Side:
+    return Side(
+        id=r.text("id"),
+        name=r.text("name"),
+        colour=_colour(r, "colour"),
+        text_colour=_colour(r, "text_colour", "#000000"),
+        alt_colour=_colour(r, "alt_colour", ""),
+        hidden_info=r.flag("hidden_info", False),
+    )
+
+
+def _unit(r: Reader) -> UnitType:
+    symbol = r.text("symbol", "none")
+    if symbol not in SYMBOLS:
+        raise r.fail("symbol", f"unknown symbol {symbol!r}; known: {', '.join(sorted(SYMBOLS))}")
+    factors = r.seq("factors", [])
+    if not all(isinstance(f, int) and not isinstance(f, bool) for f in factors):
+        raise r.fail("factors", "must be a list of whole numbers")
+    known = {"id", "name", "symbol", "factors", "movement", "size"}
+    return UnitType(
+        id=r.text("id"),
+        name=r.text("name"),
+        symbol=symbol,
+        factors=tuple(factors),
+        movement=r.integer("movement", 0),
+        size=r.text("size", ""),
+        extra=freeze({k: v for k, v in r.data.items() if k not in known}),
+    )
+
+
+def _scenario(r: Reader, sides: tuple[str, ...], units: Mapping[str, UnitType]) -> Scenario:
+    setup: list[Placement] = []
+    for pr in r.items("setup"):
+        t = pr.text("type")
+        if t not in units:
+            raise pr.fail("type", f"unknown unit type {t!r}")
+        side = pr.text("side")
+        if side not in sides:
+            raise pr.fail("side", f"unknown side {side!r}; sides are {', '.join(sides)}")
+        count = pr.integer("count", 1)
+        if count < 1:
+            raise pr.fail("count", "must be at least 1")
+        known = {"type", "side", "location", "count", "name"}
+        setup.append(
+            Placement(t, side, pr.text("location"), count, pr.text("name", ""),
+                      freeze({k: v for k, v in pr.data.items() if k not in known}))
+        )
+    first = r.integer("first_turn", 1)
+    last = r.integer("last_turn")
+    if last < first:
+        raise r.fail("last_turn", f"must not be before first_turn ({first})")
+    return Scenario(
+        id=r.text("id"),
+        name=r.text("name"),
+        description=r.text("description", ""),
+        first_turn=first,
+        last_turn=last,
+        setup=tuple(setup),
+        vars=freeze(r.table("vars", {})),
+    )

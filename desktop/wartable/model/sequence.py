@@ -1,0 +1,108 @@
+"""The sequence of play as data: phases and steps, named as in the rulebook.
+
+A `[[phases]]` entry may set `for_each_side = true` to repeat it once per side in
+turn order (Axis & Allies: each power plays the same seven phases).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from wartable.core.errors import DataError
+from wartable.model.parse import Reader
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    id: str
+    name: str
+    kind: str  # the handler kind the game's rules dispatch on
+    rule: str = ""
+    prompt: str = ""  # what to do now, shown in the side panel
+    condition: str | None = None  # predicate name; the step is skipped when false
+    side: str | None = None  # overrides the phase's side
+
+
+@dataclass(frozen=True, slots=True)
+class Phase:
+    id: str
+    name: str
+    side: str  # the side that acts ("*" = no particular side)
+    steps: tuple[Step, ...]
+    rule: str = ""
+    condition: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Position:
+    """One entry of the flattened sequence."""
+
+    index: int
+    phase: Phase
+    step: Step
+
+    @property
+    def side(self) -> str:
+        return self.step.side or self.phase.side
+
+    @property
+    def label(self) -> str:
+        rule = f" [{self.step.rule}]" if self.step.rule else ""
+        return f"{self.phase.name} — {self.step.name}{rule}"
+
+
+@dataclass(frozen=True, slots=True)
+class Sequence:
+    phases: tuple[Phase, ...]
+
+    @property
+    def positions(self) -> tuple[Position, ...]:
+        out: list[Position] = []
+        for ph in self.phases:
+            for st in ph.steps:
+                out.append(Position(len(out), ph, st))
+        return tuple(out)
+
+    @staticmethod
+    def from_dict(data: Any, sides: tuple[str, ...], source: str,
+                  names: Mapping[str, str] | None = None) -> Sequence:
+        r = Reader(data, source, "sequence")
+        phases: list[Phase] = []
+        for pr in r.items("phases"):
+            each = pr.flag("for_each_side", False)
+            for side in sides if each else (pr.text("side", "*"),):
+                if side != "*" and side not in sides:
+                    raise pr.fail("side", f"unknown side {side!r}; sides are {', '.join(sides)}")
+                steps = []
+                for sr in pr.items("steps"):
+                    steps.append(
+                        Step(
+                            id=sr.text("id"),
+                            name=sr.text("name"),
+                            kind=sr.text("kind"),
+                            rule=sr.text("rule", ""),
+                            prompt=sr.text("prompt", ""),
+                            condition=sr.opt_str("condition"),
+                            side=sr.opt_str("side"),
+                        )
+                    )
+                if not steps:
+                    raise pr.fail("steps", "a phase needs at least one step")
+                pid = pr.text("id")
+                name = pr.text("name")
+                if each:
+                    pid = f"{side}.{pid}"
+                    name = name.replace("{side}", (names or {}).get(side, side))
+                phases.append(
+                    Phase(pid, name, side, tuple(steps), pr.text("rule", ""),
+                          pr.opt_str("condition"))
+                )
+        if not phases:
+            raise DataError(source, "sequence.phases", "the sequence of play has no phases")
+        ids = [p.id for p in phases]
+        dup = {i for i in ids if ids.count(i) > 1}
+        if dup:
+            raise DataError(source, "sequence.phases", f"duplicate phase id {sorted(dup)[0]!r}")
+        return Sequence(tuple(phases))

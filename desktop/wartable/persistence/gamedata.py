@@ -1,0 +1,88 @@
+"""Load a game's data files (TOML) and maps into a playable `Game`.
+
+Engine and games never read files (DESIGN.md); this is where their data comes in.
+Data files are merged: list-valued keys (units, scenarios, sides...) concatenate,
+tables merge, and a key defined twice is an error naming both files.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from importlib import resources
+from importlib.resources.abc import Traversable
+from typing import Any
+
+from wartable.core.errors import DataError
+from wartable.core.frozen import FrozenMap
+from wartable.engine.rules import Game
+from wartable.games import registry
+from wartable.maps.mapfile import load_map
+from wartable.model.definition import GameDefinition
+
+_cache: dict[str, Game] = {}
+
+
+def _walk(root: Traversable, prefix: str = "") -> list[tuple[str, Traversable]]:
+    out: list[tuple[str, Traversable]] = []
+    for entry in sorted(root.iterdir(), key=lambda e: e.name):
+        name = f"{prefix}{entry.name}"
+        if entry.is_dir():
+            out.extend(_walk(entry, name + "/"))
+        elif entry.name.endswith(".toml"):
+            out.append((name, entry))
+    return out
+
+
+def merge_data_files(files: list[tuple[str, str]]) -> dict[str, Any]:
+    """Merge (name, TOML text) pairs into one dict; errors name the file."""
+    merged: dict[str, Any] = {}
+    origin: dict[str, str] = {}
+    for name, text in files:
+        try:
+            data = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as e:
+            raise DataError(name, "", f"is not valid TOML: {e}") from e
+        for key, value in data.items():
+            if key not in merged:
+                merged[key], origin[key] = value, name
+            elif isinstance(value, list) and isinstance(merged[key], list):
+                merged[key] = merged[key] + value
+            elif isinstance(value, dict) and isinstance(merged[key], dict):
+                clash = set(value) & set(merged[key])
+                if clash:
+                    raise DataError(name, f"{key}.{sorted(clash)[0]}",
+                                    f"is also defined in {origin[key]}")
+                merged[key] = {**merged[key], **value}
+            else:
+                raise DataError(name, key, f"is also defined in {origin[key]}")
+    return merged
+
+
+def load_definition(data_package: str) -> GameDefinition:
+    root = resources.files(data_package)
+    files = [(f"{data_package}/{n}", t.read_text(encoding="utf-8")) for n, t in _walk(root)]
+    if not files:
+        raise DataError(data_package, "", "holds no .toml data files")
+    return GameDefinition.from_dict(merge_data_files(files), data_package)
+
+
+def load_game(game_id: str) -> Game:
+    """The installed game with its data and maps, loaded once per process."""
+    if game_id in _cache:
+        return _cache[game_id]
+    mod = registry.get(game_id)
+    definition = load_definition(mod.data_package)
+    maps = {}
+    root = resources.files(mod.map_package)
+    for map_id in definition.maps:
+        name = map_id.split("/", 1)[-1]
+        for fname in (f"{name}.json.gz", f"{name}.json"):
+            f = root / fname
+            if f.is_file():
+                maps[map_id] = load_map(f.read_bytes(), f"{mod.map_package}/{fname}")
+                break
+        else:
+            raise DataError(mod.map_package, map_id, f"map file {name}.json(.gz) is missing")
+    game = Game(definition, mod.rules(), FrozenMap(maps))
+    _cache[game_id] = game
+    return game

@@ -1,0 +1,379 @@
+"""The main window: map, side panel, log, stack inspector and overview, menus, status bar.
+
+All engine work goes through `EngineClient` (the worker thread); handlers here only
+send commands and draw the snapshots that come back, so none takes more than a frame.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+from PySide6.QtCore import QByteArray, Qt
+from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
+from PySide6.QtWidgets import (
+    QDockWidget, QFileDialog, QLabel, QMainWindow, QMessageBox, QProgressBar, QStackedWidget,
+    QWidget,
+)
+
+from wartable import __version__
+from wartable.core.frozen import FrozenMap
+from wartable.engine.actions import DICE, END_STEP, FREE_MOVE, Action, Button
+from wartable.engine.loop import deciding_side
+from wartable.persistence import settings as settings_mod
+from wartable.persistence.locations import saves_dir
+from wartable.ui.logpanel import LogPanel
+from wartable.ui.mapview import MapView, OverviewMap, StackInspector
+from wartable.ui.sidepanel import SidePanel
+from wartable.ui.startscreen import StartScreen
+from wartable.worker.commands import Failure, Load, NewGame, Redo, Save, Snapshot, Submit, Undo
+from wartable.worker.engine_thread import EngineClient
+
+SAVE_FILTER = "Wartable saves (*.wartable.json *.wartable.json.gz *.json *.json.gz)"
+ATTRIBUTION = (
+    "Map geography: Natural Earth (public domain); GSHHG/WDBII rivers (LGPL-3).<br>"
+    "Axis & Allies board facts cross-checked with the TripleA project's game files."
+)
+
+
+class MainWindow(QMainWindow):
+    def __init__(self, autosave: bool = True, confirm_close: bool = True) -> None:
+        super().__init__()
+        self.setWindowTitle("Wartable")
+        self.resize(1400, 900)
+        self.confirm_close = confirm_close
+        self.settings, warning = settings_mod.load_settings()
+        self.client = EngineClient(self, autosave_enabled=autosave)
+        self.snapshot: Snapshot | None = None
+        self.free_play = False
+        self._board_key: tuple[str, str] | None = None
+
+        self.stack = QStackedWidget()
+        self.start = StartScreen()
+        self.map = MapView()
+        self.stack.addWidget(self.start)
+        self.stack.addWidget(self.map)
+        self.setCentralWidget(self.stack)
+
+        self.side = SidePanel()
+        self.log = LogPanel()
+        self.inspector = StackInspector()
+        self.overview = OverviewMap(self.map)
+        self.side_dock = self._dock("Sequence of play", self.side, Qt.DockWidgetArea.RightDockWidgetArea)
+        self.overview_dock = self._dock("Overview", self.overview, Qt.DockWidgetArea.RightDockWidgetArea)
+        self.inspector_dock = self._dock("Stack", self.inspector, Qt.DockWidgetArea.RightDockWidgetArea)
+        self.log_dock = self._dock("Log", self.log, Qt.DockWidgetArea.BottomDockWidgetArea)
+        self.tabifyDockWidget(self.overview_dock, self.inspector_dock)
+        self.overview_dock.raise_()
+
+        self.hover = QLabel()
+        self.zoom_label = QLabel()
+        self.progress = QProgressBar()
+        self.progress.setMaximumWidth(160)
+        self.progress.setRange(0, 0)
+        self.progress.hide()
+        self.statusBar().addWidget(self.hover, 1)
+        self.statusBar().addPermanentWidget(self.progress)
+        self.statusBar().addPermanentWidget(self.zoom_label)
+
+        self._menus()
+        self._wire()
+        self.start.set_recent(self.settings.recent_files)
+        self.start.refresh_games(self.settings.last_game)
+        self._show_start()
+        if warning:
+            self.start.show_notice(warning)
+        if self.settings.geometry:
+            self.restoreGeometry(QByteArray.fromBase64(self.settings.geometry.encode()))
+
+    # --- construction ----------------------------------------------------------
+    def _dock(self, title: str, w: QWidget, area: Qt.DockWidgetArea) -> QDockWidget:
+        d = QDockWidget(title, self)
+        d.setObjectName(f"dock_{title}")
+        d.setWidget(w)
+        self.addDockWidget(area, d)
+        return d
+
+    def _act(self, menu: object, text: str, slot: object, shortcut: object = None,
+             name: str = "") -> QAction:
+        a = QAction(text, self)
+        if shortcut is not None:
+            a.setShortcut(QKeySequence(shortcut))
+        a.triggered.connect(slot)
+        if name:
+            a.setObjectName(name)
+        menu.addAction(a)  # type: ignore[attr-defined]
+        return a
+
+    def _menus(self) -> None:
+        mb = self.menuBar()
+        m = mb.addMenu("&File")
+        self._act(m, "&New Game…", self._show_start, QKeySequence.StandardKey.New, "actNew")
+        self._act(m, "&Open…", lambda: self.open_dialog(), QKeySequence.StandardKey.Open, "actOpen")
+        self.recent_menu = m.addMenu("Open &Recent")
+        self.recent_menu.aboutToShow.connect(self._fill_recent)
+        m.addSeparator()
+        self.act_save = self._act(m, "&Save", self.save, QKeySequence.StandardKey.Save, "actSave")
+        self.act_save_as = self._act(m, "Save &As…", self.save_as,
+                                     QKeySequence.StandardKey.SaveAs, "actSaveAs")
+        m.addSeparator()
+        self._act(m, "&Quit", self.close, QKeySequence.StandardKey.Quit, "actQuit")
+
+        m = mb.addMenu("&Edit")
+        self.act_undo = self._act(m, "&Undo", self.undo, QKeySequence.StandardKey.Undo, "actUndo")
+        self.act_redo = self._act(m, "&Redo", self.redo, QKeySequence.StandardKey.Redo, "actRedo")
+        m.addSeparator()
+        self.act_free = self._act(m, "&Free play (house rules)", self.side.free_play.toggle,
+                                  None, "actFreePlay")
+        self.act_free.setCheckable(True)
+
+        m = mb.addMenu("&View")
+        self._act(m, "Zoom &In", self.map.zoom_in, QKeySequence.StandardKey.ZoomIn, "actZoomIn")
+        self._act(m, "Zoom &Out", self.map.zoom_out, QKeySequence.StandardKey.ZoomOut, "actZoomOut")
+        self._act(m, "&Fit to Window", self.map.fit, "Ctrl+0", "actFit")
+        zm = m.addMenu("&Zoom")
+        for pct in MapView.ZOOM_PRESETS:
+            self._act(zm, f"{pct} %", lambda _=False, p=pct: self.map.set_zoom(p))
+        m.addSeparator()
+        self._act(m, "F&ull Screen", self.toggle_full_screen, "F11", "actFullScreen")
+        self.act_palette = self._act(m, "&Colour-blind palette", self.toggle_palette, None,
+                                     "actPalette")
+        self.act_palette.setCheckable(True)
+        self.act_palette.setChecked(self.settings.palette == "colourblind")
+        m.addSeparator()
+        for d in (self.side_dock, self.log_dock, self.overview_dock, self.inspector_dock):
+            m.addAction(d.toggleViewAction())
+
+        m = mb.addMenu("&Game")
+        self.act_end = self._act(m, "&End Step", self.end_step, "Ctrl+Return", "actEndStep")
+        m = mb.addMenu("&Help")
+        self._act(m, "&About Wartable", self.about, None, "actAbout")
+
+    def _wire(self) -> None:
+        c = self.client
+        c.snapshotReady.connect(self.on_snapshot)
+        c.failed.connect(self.on_failure)
+        c.busyChanged.connect(self.progress.setVisible)
+        c.progress.connect(lambda _r, pct, text: self._progress(pct, text))
+        self.start.startRequested.connect(self.new_game)
+        self.start.openRequested.connect(self.open_dialog)
+        self.side.buttonClicked.connect(self.on_button)
+        self.side.diceEntered.connect(self.on_dice)
+        self.side.freePlayToggled.connect(self._set_free_play)
+        self.map.pieceDropped.connect(self.on_drop)
+        self.map.stackClicked.connect(self.on_stack)
+        self.map.hoverChanged.connect(self.hover.setText)
+        self.map.zoomChanged.connect(lambda p: self.zoom_label.setText(f"{p:.0f} %"))
+        self._update_actions()
+
+    # --- commands to the worker ------------------------------------------------
+    def new_game(self, game_id: str, scenario: str, seed: str = "1",
+                 dice_mode: str = "digital") -> None:
+        self.client.send(NewGame(game_id, scenario, FrozenMap(), seed, dice_mode))
+        self.settings = replace(self.settings, last_game=game_id)
+
+    def open_path(self, path: Path) -> None:
+        self.client.send(Load(Path(path)))
+
+    def open_dialog(self, path: Path | None = None) -> None:
+        if path is None:
+            name, _ = QFileDialog.getOpenFileName(self, "Open a saved game",
+                                                  str(saves_dir()), SAVE_FILTER)
+            if not name:
+                return
+            path = Path(name)
+        self.open_path(path)
+
+    def save(self) -> None:
+        if self.snapshot is None:
+            return
+        if self.snapshot.path is None:
+            self.save_as()
+        else:
+            self.save_to(self.snapshot.path)
+
+    def save_as(self) -> None:
+        if self.snapshot is None:
+            return
+        d = self.snapshot.session.game.definition
+        suggested = saves_dir() / f"{d.id}-{self.snapshot.session.scenario}.wartable.json"
+        name, _ = QFileDialog.getSaveFileName(self, "Save game", str(suggested), SAVE_FILTER)
+        if name:
+            self.save_to(Path(name))
+
+    def save_to(self, path: Path) -> None:
+        self.client.send(Save(Path(path)))
+
+    def submit(self, action: Action) -> None:
+        self.side.clear_error()
+        self.client.send(Submit(action))
+
+    def undo(self) -> None:
+        self.client.send(Undo())
+
+    def redo(self) -> None:
+        self.client.send(Redo())
+
+    def end_step(self) -> None:
+        if self.snapshot is not None and not self.snapshot.prompt.finished:
+            self.submit(Action(END_STEP, self.snapshot.prompt.side))
+
+    # --- UI events -------------------------------------------------------------
+    def on_button(self, b: Button) -> None:
+        if self.snapshot is not None:
+            self.submit(Action(b.id, self.snapshot.prompt.side, b.args))
+
+    def on_dice(self, values: tuple[int, ...]) -> None:
+        if self.snapshot is not None:
+            self.submit(Action.make(DICE, self.snapshot.prompt.side, values=values))
+
+    def on_drop(self, piece_id: str, location: str) -> None:
+        if self.snapshot is None:
+            return
+        st = self.snapshot.session.state
+        if piece_id not in st.pieces:
+            return
+        if self.free_play:
+            side = self.snapshot.prompt.side or st.pieces[piece_id].side
+            self.submit(Action.make(FREE_MOVE, side, piece=piece_id, to=location))
+        else:
+            self.submit(Action.make("move", deciding_side(st), piece=piece_id, to=location))
+
+    def on_stack(self, location: str) -> None:
+        if self.snapshot is None:
+            return
+        pieces = [p for p in self._visible_pieces() if p.location == location]
+        self.inspector.set_stack(location, pieces, self.snapshot.session.game.definition)
+        self.inspector_dock.raise_()
+
+    def _set_free_play(self, on: bool) -> None:
+        self.free_play = on
+        self.act_free.setChecked(on)
+        self.statusBar().showMessage(
+            "Free play: moves are not checked and are logged as house-rule overrides." if on
+            else "Rules enforced.", 5000)
+        if self.snapshot is not None:
+            self._draw(self.snapshot)
+
+    # --- results from the worker ---------------------------------------------
+    def on_snapshot(self, snap: Snapshot) -> None:
+        first = self.snapshot is None or snap.session.game is not self.snapshot.session.game \
+            or snap.session.log[: len(self.snapshot.session.log)] != self.snapshot.session.log \
+            or len(snap.session.events) < len(self.snapshot.session.events)
+        self.snapshot = snap
+        game = snap.session.game
+        key = (game.definition.id, snap.session.scenario)
+        if key != self._board_key:
+            board = next(iter(game.maps.values()), None)
+            if board is not None:
+                self.map.set_board(board, game.definition)
+                self.map.set_palette(self.settings.palette)
+            self.log.set_definition(game.definition)
+            self._board_key = key
+            self.stack.setCurrentWidget(self.map)
+            self.map.fit()
+        self.stack.setCurrentWidget(self.map)
+        self._draw(snap)
+        if first:
+            self.log.set_events(snap.session.events)
+        else:
+            self.log.append(snap.new_events)
+        if snap.path is not None and not snap.dirty:
+            self.settings = settings_mod.add_recent(self.settings, str(snap.path))
+            self.start.set_recent(self.settings.recent_files)
+        self._update_actions()
+
+    def _visible_pieces(self) -> list[object]:
+        snap = self.snapshot
+        assert snap is not None
+        g = snap.session.game
+        # Face to face on one screen: show what the side to act may see.
+        view = g.rules.view(g, snap.session.state, snap.prompt.side or None)
+        return list(view.pieces.values())
+
+    def _draw(self, snap: Snapshot) -> None:
+        self.map.set_pieces(self._visible_pieces())  # type: ignore[arg-type]
+        if self.free_play:
+            self.map.set_legal_moves({}, {})
+        else:
+            self.map.set_legal_moves(snap.prompt.moves, snap.prompt.costs)
+        self.side.show_session(snap.session, snap.prompt)
+
+    def on_failure(self, f: Failure) -> None:
+        first = f.message.splitlines()[0]
+        if self.snapshot is not None:
+            self._draw(self.snapshot)  # put a dragged counter back where it was
+        if f.illegal:
+            self.side.show_error(first)
+            self.statusBar().showMessage(first, 8000)
+        else:
+            box = QMessageBox(QMessageBox.Icon.Warning, "Wartable", first, parent=self)
+            if "\n" in f.message:
+                box.setDetailedText(f.message)
+            box.setObjectName("errorBox")
+            box.open()  # non-blocking: tests and the worker keep running
+            self.last_error = first
+
+    def _progress(self, pct: int, text: str) -> None:
+        self.progress.setRange(0, 100)
+        self.progress.setValue(pct)
+        self.progress.setFormat(text)
+
+    def _update_actions(self) -> None:
+        snap = self.snapshot
+        has = snap is not None
+        for a in (self.act_save, self.act_save_as, self.act_end):
+            a.setEnabled(has)
+        ul = snap.undo_label if snap else None
+        rl = snap.redo_label if snap else None
+        self.act_undo.setEnabled(ul is not None)
+        self.act_undo.setText(f"&Undo {ul}" if ul else "&Undo")
+        if snap and ul is None and snap.session.barrier:
+            self.act_undo.setToolTip(f"Cannot undo: {snap.session.barrier}")
+        self.act_redo.setEnabled(rl is not None)
+        self.act_redo.setText(f"&Redo {rl}" if rl else "&Redo")
+        title = "Wartable"
+        if snap:
+            name = snap.path.name if snap.path else "Untitled"
+            title = f"{name}{' *' if snap.dirty else ''} — {snap.session.game.definition.title}"
+        self.setWindowTitle(title)
+
+    def _fill_recent(self) -> None:
+        self.recent_menu.clear()
+        for p in self.settings.recent_files:
+            self._act(self.recent_menu, p, lambda _=False, x=p: self.open_path(Path(x)))
+        if not self.settings.recent_files:
+            self.recent_menu.addAction("(none)").setEnabled(False)
+
+    def _show_start(self) -> None:
+        self.stack.setCurrentWidget(self.start)
+
+    def toggle_full_screen(self) -> None:
+        self.showNormal() if self.isFullScreen() else self.showFullScreen()
+
+    def toggle_palette(self) -> None:
+        name = "colourblind" if self.act_palette.isChecked() else "standard"
+        self.settings = replace(self.settings, palette=name)
+        self.map.set_palette(name)
+
+    def about(self) -> None:
+        QMessageBox.about(self, "About Wartable",
+                          f"<b>Wartable {__version__}</b><br>A desktop table for historical "
+                          f"board wargames.<br><br>{ATTRIBUTION}")
+
+    def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 - Qt override
+        if self.confirm_close and self.snapshot is not None and self.snapshot.dirty:
+            r = QMessageBox.question(
+                self, "Wartable", "Save the game before closing?",
+                QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard
+                | QMessageBox.StandardButton.Cancel)
+            if r == QMessageBox.StandardButton.Cancel:
+                event.ignore()
+                return
+            if r == QMessageBox.StandardButton.Save:
+                self.save()
+        geo = bytes(self.saveGeometry().toBase64().data()).decode()
+        self.settings = replace(self.settings, geometry=geo)
+        settings_mod.save_settings(self.settings)
+        self.client.shutdown()
+        event.accept()

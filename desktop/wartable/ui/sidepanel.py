@@ -1,0 +1,209 @@
+"""The sequence-of-play panel: where we are, what to do now, and the buttons for it."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QBrush, QColor, QFont
+from PySide6.QtWidgets import (
+    QCheckBox, QFrame, QGroupBox, QHBoxLayout, QLabel, QPushButton, QSpinBox, QTreeWidget,
+    QTreeWidgetItem, QVBoxLayout, QWidget,
+)
+
+from wartable.engine.actions import Button, Prompt
+from wartable.engine.session import Session
+
+
+class SidePanel(QWidget):
+    buttonClicked = Signal(object)  # Button
+    diceEntered = Signal(tuple)  # the typed physical roll
+    freePlayToggled = Signal(bool)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("sidePanel")
+        self.setMinimumWidth(300)
+        lay = QVBoxLayout(self)
+        self.title = QLabel()
+        self.title.setObjectName("gameTitle")
+        self.title.setWordWrap(True)
+        f = self.title.font()
+        f.setPointSizeF(f.pointSizeF() * 1.25)
+        f.setBold(True)
+        self.title.setFont(f)
+        lay.addWidget(self.title)
+        self.turn = QLabel()
+        lay.addWidget(self.turn)
+
+        self.tree = QTreeWidget()
+        self.tree.setObjectName("sequenceTree")
+        self.tree.setHeaderHidden(True)
+        self.tree.setRootIsDecorated(True)
+        self.tree.setSelectionMode(QTreeWidget.SelectionMode.NoSelection)
+        self.tree.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        lay.addWidget(self.tree, 3)
+
+        box = QGroupBox("Now")
+        box.setObjectName("promptBox")
+        bl = QVBoxLayout(box)
+        self.side_label = QLabel()
+        self.side_label.setObjectName("sideLabel")
+        self.side_label.setAutoFillBackground(True)
+        self.side_label.setMargin(4)
+        bl.addWidget(self.side_label)
+        self.prompt = QLabel()
+        self.prompt.setObjectName("promptText")
+        self.prompt.setWordWrap(True)
+        self.prompt.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        bl.addWidget(self.prompt)
+        self.rule = QLabel()
+        self.rule.setObjectName("ruleRef")
+        self.rule.setStyleSheet("color: #555;")
+        bl.addWidget(self.rule)
+        self.error = QLabel()
+        self.error.setObjectName("errorText")
+        self.error.setWordWrap(True)
+        self.error.setStyleSheet("color: #b00020;")
+        self.error.hide()
+        bl.addWidget(self.error)
+
+        self.dice_row = QWidget()
+        dl = QHBoxLayout(self.dice_row)
+        dl.setContentsMargins(0, 0, 0, 0)
+        self.dice_label = QLabel("Dice:")
+        dl.addWidget(self.dice_label)
+        self.dice_spins: list[QSpinBox] = []
+        self.dice_layout = dl
+        self.dice_submit = QPushButton("Submit roll")
+        self.dice_submit.setObjectName("diceSubmit")
+        self.dice_submit.clicked.connect(self._submit_dice)
+        dl.addStretch(1)
+        dl.addWidget(self.dice_submit)
+        self.dice_row.hide()
+        bl.addWidget(self.dice_row)
+
+        self.buttons_frame = QFrame()
+        self.buttons_layout = QVBoxLayout(self.buttons_frame)
+        self.buttons_layout.setContentsMargins(0, 0, 0, 0)
+        bl.addWidget(self.buttons_frame)
+        lay.addWidget(box, 2)
+
+        self.free_play = QCheckBox("Free play (house rules): move any piece anywhere")
+        self.free_play.setObjectName("freePlay")
+        self.free_play.setToolTip("Moves are not checked by the rules and are logged as overrides.")
+        self.free_play.toggled.connect(self.freePlayToggled)
+        lay.addWidget(self.free_play)
+        self.buttons: list[QPushButton] = []
+        self._tree_key: tuple[str, ...] = ()
+
+    # --- updates -----------------------------------------------------------------
+    def show_session(self, session: Session, prompt: Prompt) -> None:
+        game, st = session.game, session.state
+        d = game.definition
+        self.title.setText(d.title)
+        sc = d.scenarios[st.scenario]
+        self.turn.setText(f"{sc.name} — Turn {st.turn} of {sc.last_turn}")
+        self._fill_tree(session)
+        if prompt.finished:
+            self.side_label.setText("Game over")
+            self.side_label.setStyleSheet("")
+        else:
+            side = d.side(prompt.side)
+            self.side_label.setText(f"{side.name} to act")
+            self.side_label.setStyleSheet(
+                f"background: {side.colour}; color: {side.text_colour}; font-weight: bold;")
+        self.prompt.setText(prompt.text)
+        self.rule.setText(f"Rule {prompt.rule}" if prompt.rule else "")
+        self.clear_error()
+        self._set_buttons(prompt)
+        self._set_dice(prompt)
+
+    def _fill_tree(self, session: Session) -> None:
+        positions = session.game.positions
+        key = tuple(p.phase.id for p in positions)
+        if key != self._tree_key:
+            self.tree.clear()
+            phase_items: dict[str, QTreeWidgetItem] = {}
+            for pos in positions:
+                ph = phase_items.get(pos.phase.id)
+                if ph is None:
+                    rule = f"  [{pos.phase.rule}]" if pos.phase.rule else ""
+                    ph = QTreeWidgetItem([pos.phase.name + rule])
+                    phase_items[pos.phase.id] = ph
+                    self.tree.addTopLevelItem(ph)
+                rule = f"  [{pos.step.rule}]" if pos.step.rule else ""
+                QTreeWidgetItem(ph, [pos.step.name + rule])
+            self._tree_key = key
+        cur = session.state.step_index
+        i = 0
+        bold = QFont(self.tree.font())
+        bold.setBold(True)
+        normal = QFont(self.tree.font())
+        current_item: QTreeWidgetItem | None = None
+        for t in range(self.tree.topLevelItemCount()):
+            ph = self.tree.topLevelItem(t)
+            has_cur = False
+            for c in range(ph.childCount()):
+                it = ph.child(c)
+                is_cur = i == cur
+                base = it.text(0).removeprefix("▶ ")
+                it.setText(0, ("▶ " + base) if is_cur else base)
+                it.setFont(0, bold if is_cur else normal)
+                it.setForeground(0, QBrush(QColor("#888" if i < cur else "#000")))
+                if is_cur:
+                    current_item, has_cur = it, True
+                i += 1
+            ph.setFont(0, bold if has_cur else normal)
+            ph.setExpanded(has_cur)
+        if current_item is not None:
+            self.tree.scrollToItem(current_item)
+
+    def _set_buttons(self, prompt: Prompt) -> None:
+        for b in self.buttons:
+            b.deleteLater()
+        self.buttons = []
+        for spec in prompt.buttons:
+            label = spec.label + (f"  [{spec.rule}]" if spec.rule else "")
+            b = QPushButton(label)
+            b.setObjectName(f"button_{spec.id}")
+            b.setEnabled(spec.enabled and not prompt.waiting)
+            if spec.reason:
+                b.setToolTip(spec.reason)
+            b.clicked.connect(lambda _=False, s=spec: self.buttonClicked.emit(s))
+            self.buttons_layout.addWidget(b)
+            self.buttons.append(b)
+
+    def _set_dice(self, prompt: Prompt) -> None:
+        for s in self.dice_spins:
+            s.deleteLater()
+        self.dice_spins = []
+        ask = prompt.dice
+        self.dice_row.setVisible(ask is not None)
+        if ask is None:
+            return
+        self.dice_label.setText(f"{ask.purpose}: {ask.count}d{ask.sides}")
+        for i in range(ask.count):
+            s = QSpinBox()
+            s.setRange(1, ask.sides)
+            s.setObjectName(f"die{i}")
+            self.dice_layout.insertWidget(1 + i, s)
+            self.dice_spins.append(s)
+
+    def _submit_dice(self) -> None:
+        self.diceEntered.emit(tuple(s.value() for s in self.dice_spins))
+
+    def show_error(self, text: str) -> None:
+        self.error.setText(text)
+        self.error.show()
+
+    def clear_error(self) -> None:
+        self.error.hide()
+        self.error.setText("")
+
+    def button_for(self, button_id: str) -> QPushButton | None:
+        for b in self.buttons:
+            if b.objectName() == f"button_{button_id}":
+                return b
+        return None
+
+
+__all__ = ["Button", "SidePanel"]

@@ -1,0 +1,147 @@
+"""The start screen: installed games and their scenarios, recent saves, open a file."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (
+    QComboBox, QFormLayout, QGroupBox, QHBoxLayout, QLabel, QLineEdit, QListWidget,
+    QListWidgetItem, QPushButton, QVBoxLayout, QWidget,
+)
+
+from wartable.games import registry
+from wartable.persistence.gamedata import load_game
+
+
+class StartScreen(QWidget):
+    startRequested = Signal(str, str, str, str)  # game id, scenario id, seed, dice mode
+    openRequested = Signal(object)  # Path, or None for "choose a file"
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("startScreen")
+        outer = QHBoxLayout(self)
+        outer.addStretch(1)
+        col = QVBoxLayout()
+        outer.addLayout(col, 3)
+        outer.addStretch(1)
+        title = QLabel("Wartable")
+        f = title.font()
+        f.setPointSizeF(f.pointSizeF() * 2.4)
+        f.setBold(True)
+        title.setFont(f)
+        col.addWidget(title)
+        col.addWidget(QLabel("Historical board wargames at the table: face to face, solitaire, "
+                             "or prepared on paper."))
+
+        self.notice = QLabel()
+        self.notice.setObjectName("startNotice")
+        self.notice.setWordWrap(True)
+        self.notice.setStyleSheet("background:#fff3cd; border:1px solid #e0c36a; padding:6px;")
+        self.notice.hide()
+        col.addWidget(self.notice)
+
+        games = QGroupBox("New game")
+        gl = QVBoxLayout(games)
+        self.games = QListWidget()
+        self.games.setObjectName("gameList")
+        self.games.currentItemChanged.connect(self._game_changed)
+        gl.addWidget(self.games, 1)
+        form = QFormLayout()
+        self.scenario = QComboBox()
+        self.scenario.setObjectName("scenarioCombo")
+        self.scenario.currentIndexChanged.connect(self._scenario_changed)
+        form.addRow("Scenario", self.scenario)
+        self.description = QLabel()
+        self.description.setWordWrap(True)
+        form.addRow("", self.description)
+        self.seed = QLineEdit("1")
+        self.seed.setObjectName("seedEdit")
+        self.seed.setToolTip("The same seed gives the same dice rolls.")
+        form.addRow("Seed", self.seed)
+        self.dice = QComboBox()
+        self.dice.setObjectName("diceCombo")
+        self.dice.addItem("Computer dice", "digital")
+        self.dice.addItem("Physical dice (type each roll)", "physical")
+        form.addRow("Dice", self.dice)
+        gl.addLayout(form)
+        self.start = QPushButton("Start game")
+        self.start.setObjectName("startButton")
+        self.start.setDefault(True)
+        self.start.clicked.connect(self._start)
+        gl.addWidget(self.start)
+        col.addWidget(games, 3)
+
+        recent = QGroupBox("Recent games")
+        rl = QVBoxLayout(recent)
+        self.recent = QListWidget()
+        self.recent.setObjectName("recentList")
+        self.recent.itemActivated.connect(
+            lambda it: self.openRequested.emit(Path(it.data(Qt.ItemDataRole.UserRole))))
+        rl.addWidget(self.recent)
+        open_btn = QPushButton("Open a saved game…")
+        open_btn.setObjectName("openButton")
+        open_btn.clicked.connect(lambda: self.openRequested.emit(None))
+        rl.addWidget(open_btn)
+        col.addWidget(recent, 2)
+        self.refresh_games()
+
+    def refresh_games(self, default_game: str = "") -> None:
+        self.games.clear()
+        mods = registry.installed()
+        for m in mods:
+            it = QListWidgetItem(m.title)
+            it.setData(Qt.ItemDataRole.UserRole, m.id)
+            self.games.addItem(it)
+            if m.id == default_game:
+                self.games.setCurrentItem(it)
+        if mods and self.games.currentItem() is None:
+            self.games.setCurrentRow(0)
+        self.start.setEnabled(bool(mods))
+        if not mods:
+            self.description.setText("No games are installed in this build.")
+
+    def set_recent(self, paths: Sequence[str]) -> None:
+        self.recent.clear()
+        for p in paths:
+            it = QListWidgetItem(f"{Path(p).name}  —  {Path(p).parent}")
+            it.setData(Qt.ItemDataRole.UserRole, p)
+            it.setToolTip(p)
+            self.recent.addItem(it)
+
+    def show_notice(self, text: str) -> None:
+        self.notice.setText(text)
+        self.notice.setVisible(bool(text))
+
+    def _game_changed(self) -> None:
+        self.scenario.clear()
+        it = self.games.currentItem()
+        if it is None:
+            return
+        try:
+            d = load_game(it.data(Qt.ItemDataRole.UserRole)).definition
+        except Exception as e:  # noqa: BLE001 - a broken data file must not close the app
+            self.description.setText(f"This game cannot be loaded: {e}")
+            self.start.setEnabled(False)
+            return
+        self.start.setEnabled(True)
+        for sc in d.scenarios.values():
+            self.scenario.addItem(sc.name, sc.id)
+
+    def _scenario_changed(self) -> None:
+        it = self.games.currentItem()
+        sid = self.scenario.currentData()
+        if it is None or sid is None:
+            return
+        d = load_game(it.data(Qt.ItemDataRole.UserRole)).definition
+        sc = d.scenarios[sid]
+        self.description.setText(f"{sc.description}\nTurns {sc.first_turn}–{sc.last_turn}.")
+
+    def _start(self) -> None:
+        it = self.games.currentItem()
+        if it is None or self.scenario.currentData() is None:
+            return
+        self.startRequested.emit(it.data(Qt.ItemDataRole.UserRole), self.scenario.currentData(),
+                                 self.seed.text().strip() or "1", self.dice.currentData())

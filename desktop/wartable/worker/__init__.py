@@ -1,0 +1,1 @@
+"""The engine thread: commands in, immutable snapshots out (QtCore only)."""
