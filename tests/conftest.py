@@ -19,7 +19,9 @@ import testgame  # noqa: E402,F401  (registers the "skirmish" test game)
 
 
 @pytest.fixture(autouse=True)
-def _private_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
+def _private_home(
+    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> Path:
     """Every test gets its own data/config/autosave folders; nothing touches the real ones."""
     home = tmp_path_factory.mktemp("wartable-home")
     monkeypatch.setenv("WARTABLE_HOME", str(home))

@@ -174,7 +174,7 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
         s = Session.start(game, args.scenario, seed=seed)
         last = first + args.rounds - 1 if args.rounds else None
         rep = play_random(s, seed, max_actions=args.max_actions,
-                          until=(lambda x: x.state.turn > last) if last else None)
+                          until=(lambda x, last=last: x.state.turn > last) if last else None)
         st = rep.session.state
         res = {"seed": seed, "actions": rep.actions, "turn": st.turn,
                "result": st.result, "problems": list(rep.problems)}

@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+
 from wartable.core.errors import DataError
 from wartable.engine.odds import (
     DifferentialLadder,

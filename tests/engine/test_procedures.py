@@ -6,6 +6,7 @@ import copy
 from typing import Any
 
 import pytest
+
 from wartable.core.errors import DataError, IllegalAction
 from wartable.core.rng import Rng
 from wartable.engine.procedures import (

@@ -70,12 +70,15 @@ class SkirmishRules(Rules):
 
         stop = None
         if state.option("zoc", True):
+
             def stop(loc: str) -> bool:
                 return self.next_to_enemy(game, state, loc, piece.side)
+
         ut = game.definition.unit_types[piece.type]
         reach = reachable(piece.location, ut.movement, hm.neighbors, cost, stop)
         return {
-            loc: c for loc, c in reach.cost.items()
+            loc: c
+            for loc, c in reach.cost.items()
             if loc != piece.location
             and sum(1 for p in state.pieces_at(loc) if p.id != piece.id) < STACK_LIMIT
         }
@@ -84,7 +87,9 @@ class SkirmishRules(Rules):
     def exit_step(self, game: Game, state: GameState, pos: Position) -> Outcome:
         for p in state.pieces.values():
             if "moved" in p.attrs or "attacked" in p.attrs:
-                state = state.with_piece(replace(p, attrs=p.attrs.remove("moved").remove("attacked")))
+                state = state.with_piece(
+                    replace(p, attrs=p.attrs.remove("moved").remove("attacked"))
+                )
         return Outcome(state)
 
     def step_prompt(self, game: Game, state: GameState, pos: Position) -> Prompt:
@@ -98,19 +103,42 @@ class SkirmishRules(Rules):
                     if mc:
                         moves[p.id] = tuple(sorted(mc))
                         costs[p.id] = FrozenMap(mc)
-            return Prompt(side, pos.step.prompt, pos.step.rule, moves=FrozenMap(moves),
-                          costs=FrozenMap(costs), buttons=(end_step_button(),))
+            return Prompt(
+                side,
+                pos.step.prompt,
+                pos.step.rule,
+                moves=FrozenMap(moves),
+                costs=FrozenMap(costs),
+                buttons=(end_step_button(),),
+            )
         # combat
-        attackers = tuple(sorted(
-            p.id for p in state.pieces.values()
-            if p.side == side and not p.attrs.get("attacked") and p.location != DEAD
-            and self.next_to_enemy(game, state, p.location, side)))
-        targets = tuple(sorted({
-            n for pid in attackers for n in self.hexmap(game).neighbors(state.piece(pid).location)
-            if self.enemy_at(state, n, side)}))
-        return Prompt(side, pos.step.prompt, pos.step.rule,
-                      targets=FrozenMap(attack=targets, attacker=attackers),
-                      buttons=(end_step_button(),))
+        attackers = tuple(
+            sorted(
+                p.id
+                for p in state.pieces.values()
+                if p.side == side
+                and not p.attrs.get("attacked")
+                and p.location != DEAD
+                and self.next_to_enemy(game, state, p.location, side)
+            )
+        )
+        targets = tuple(
+            sorted(
+                {
+                    n
+                    for pid in attackers
+                    for n in self.hexmap(game).neighbors(state.piece(pid).location)
+                    if self.enemy_at(state, n, side)
+                }
+            )
+        )
+        return Prompt(
+            side,
+            pos.step.prompt,
+            pos.step.rule,
+            targets=FrozenMap(attack=targets, attacker=attackers),
+            buttons=(end_step_button(),),
+        )
 
     def step_apply(self, game: Game, state: GameState, pos: Position, action: Action) -> Outcome:
         if pos.step.kind == "move" and action.verb == "move":
@@ -160,11 +188,21 @@ class SkirmishRules(Rules):
             p = state.piece(pid)
             state = state.with_piece(replace(p, attrs=p.attrs.set("attacked", True)))
         data = FrozenMap(target=target, attackers=tuple(ids))
-        return roll_then(game, state, count=1, sides=6, purpose=f"Attack on {target}",
-                         side=action.side, resume="crt", data=data, rule="S5.3")
+        return roll_then(
+            game,
+            state,
+            count=1,
+            sides=6,
+            purpose=f"Attack on {target}",
+            side=action.side,
+            resume="crt",
+            data=data,
+            rule="S5.3",
+        )
 
-    def combat_answers(self, game: Game, state: GameState, attackers: tuple[str, ...],
-                       target: str) -> FrozenMap[str, bool]:
+    def combat_answers(
+        self, game: Game, state: GameState, attackers: tuple[str, ...], target: str
+    ) -> FrozenMap[str, bool]:
         ut = game.definition.unit_types
         att = sum(ut[state.piece(a).type].factors[0] for a in attackers)
         dfn = sum(ut[p.type].factors[1] for p in state.pieces_at(target))
@@ -173,14 +211,21 @@ class SkirmishRules(Rules):
             "odds_3_1": lambda: att >= 3 * dfn,
             "odds_below_1_1": lambda: att < dfn,
             "defender_rough": lambda: self.terrain(game, target) in ("forest", "hill"),
-            "across_river": lambda: all(self.river_between(game, state.piece(a).location, target)
-                                        for a in attackers),
+            "across_river": lambda: all(
+                self.river_between(game, state.piece(a).location, target) for a in attackers
+            ),
         }
         checks = procedures.applicable_modifiers(self.crt(game), preds)
         return procedures.modifier_answers(checks, {})
 
-    def resume(self, game: Game, state: GameState, resume: str, data: FrozenMap[str, Any],
-               dice: tuple[int, ...]) -> Outcome:
+    def resume(
+        self,
+        game: Game,
+        state: GameState,
+        resume: str,
+        data: FrozenMap[str, Any],
+        dice: tuple[int, ...],
+    ) -> Outcome:
         attackers, target = tuple(data["attackers"]), str(data["target"])
         answers = self.combat_answers(game, state, attackers, target)
         res = procedures.resolve(self.crt(game), dice, answers)
@@ -189,7 +234,9 @@ class SkirmishRules(Rules):
         defenders = tuple(p.id for p in state.pieces_at(target))
         loser = {"AE": attackers, "AR": attackers, "DR": defenders, "DE": defenders}[res.result]
         if res.result in ("AE", "DE"):
-            return Outcome(self.eliminate(state, loser), (ev,) + self.elim_events(game, state, loser))
+            return Outcome(
+                self.eliminate(state, loser), (ev,) + self.elim_events(game, state, loser)
+            )
         return Outcome(state, (ev,)).then(self.start_retreat(game, state, loser))
 
     def eliminate(self, state: GameState, ids: tuple[str, ...]) -> GameState:
@@ -200,10 +247,19 @@ class SkirmishRules(Rules):
         return state
 
     def elim_events(self, game: Game, state: GameState, ids: tuple[str, ...]) -> tuple[Event, ...]:
-        return tuple(Event("combat", f"{self.piece_name(game, state.piece(i))} is eliminated",
-                           state.piece(i).side, "S5.3") for i in ids)
+        return tuple(
+            Event(
+                "combat",
+                f"{self.piece_name(game, state.piece(i))} is eliminated",
+                state.piece(i).side,
+                "S5.3",
+            )
+            for i in ids
+        )
 
-    def retreat_options(self, game: Game, state: GameState, ids: tuple[str, ...]) -> tuple[str, ...]:
+    def retreat_options(
+        self, game: Game, state: GameState, ids: tuple[str, ...]
+    ) -> tuple[str, ...]:
         """S5.5: adjacent hexes of passable terrain, free of enemies, within stacking,
         for the group of units (they retreat from where they stand, one hex)."""
         side = state.piece(ids[0]).side
@@ -211,10 +267,15 @@ class SkirmishRules(Rules):
         froms = {state.piece(i).location for i in ids}
         common: set[str] | None = None
         for f in froms:
-            opts = {n for n in self.hexmap(game).neighbors(f)
-                    if self.terrain(game, n) in costs and not self.enemy_at(state, n, side)
-                    and len([p for p in state.pieces_at(n) if p.id not in ids])
-                    + sum(1 for i in ids if state.piece(i).location == f) <= STACK_LIMIT}
+            opts = {
+                n
+                for n in self.hexmap(game).neighbors(f)
+                if self.terrain(game, n) in costs
+                and not self.enemy_at(state, n, side)
+                and len([p for p in state.pieces_at(n) if p.id not in ids])
+                + sum(1 for i in ids if state.piece(i).location == f)
+                <= STACK_LIMIT
+            }
             common = opts if common is None else common & opts
         return tuple(sorted(common or ()))
 
@@ -225,29 +286,48 @@ class SkirmishRules(Rules):
             return Outcome(self.eliminate(state, ids), evs + self.elim_events(game, state, ids))
         side = state.piece(ids[0]).side
         who = game.definition.side(side).name
-        frame = Frame("retreat", side, f"{who}: choose the hex your units retreat to.", "S5.5",
-                      FrozenMap(units=ids, options=opts))
+        frame = Frame(
+            "retreat",
+            side,
+            f"{who}: choose the hex your units retreat to.",
+            "S5.5",
+            FrozenMap(units=ids, options=opts),
+        )
         return Outcome(state.push_frame(frame))
 
     def frame_prompt(self, game: Game, state: GameState, frame: Frame) -> Prompt:
-        return Prompt(frame.side, frame.text, frame.rule,
-                      targets=FrozenMap(retreat=tuple(frame.data["options"])),
-                      buttons=tuple(Button("retreat", f"Retreat to {o}", args=FrozenMap(to=o))
-                                    for o in frame.data["options"]))
+        return Prompt(
+            frame.side,
+            frame.text,
+            frame.rule,
+            targets=FrozenMap(retreat=tuple(frame.data["options"])),
+            buttons=tuple(
+                Button("retreat", f"Retreat to {o}", args=FrozenMap(to=o))
+                for o in frame.data["options"]
+            ),
+        )
 
     def frame_apply(self, game: Game, state: GameState, frame: Frame, action: Action) -> Outcome:
         to = action.args.get("to")
         if frame.kind != "retreat" or action.verb != "retreat":
             return super().frame_apply(game, state, frame, action)
         if to not in frame.data["options"]:
-            raise IllegalAction(f"Units may not retreat to {to!r}; choose one of "
-                                f"{', '.join(frame.data['options'])} [S5.5].")
+            raise IllegalAction(
+                f"Units may not retreat to {to!r}; choose one of "
+                f"{', '.join(frame.data['options'])} [S5.5]."
+            )
         _, state = state.pop_frame()
         evs = []
         for pid in frame.data["units"]:
             p = state.piece(pid)
-            evs.append(Event("move", f"{self.piece_name(game, p)} retreats {p.location} → {to}",
-                             p.side, "S5.5"))
+            evs.append(
+                Event(
+                    "move",
+                    f"{self.piece_name(game, p)} retreats {p.location} → {to}",
+                    p.side,
+                    "S5.5",
+                )
+            )
             state = state.with_piece(replace(p, location=to))
         return Outcome(state, tuple(evs))
 
@@ -255,8 +335,11 @@ class SkirmishRules(Rules):
         out = list(super().candidate_actions(game, state, prompt))
         hm = self.hexmap(game)
         for target in prompt.targets.get("attack", ()):
-            ids = tuple(a for a in prompt.targets.get("attacker", ())
-                        if target in hm.neighbors(state.piece(a).location))
+            ids = tuple(
+                a
+                for a in prompt.targets.get("attacker", ())
+                if target in hm.neighbors(state.piece(a).location)
+            )
             if ids:
                 out.append(Action.make("attack", prompt.side, attackers=ids, target=target))
         return tuple(out)

@@ -41,11 +41,11 @@ def new_game(
     sc = d.scenarios[scenario]
     opts = d.default_options().update(options or {})
     pieces: dict[str, Piece] = {}
-    counters: dict[str, int] = {}
+    counters: dict[tuple[str, str], int] = {}  # ids number each side's units of a type
     for pl in sc.setup:
         for _ in range(pl.count):
-            n = counters.get(pl.type, 0) + 1
-            counters[pl.type] = n
+            n = counters.get((pl.side, pl.type), 0) + 1
+            counters[(pl.side, pl.type)] = n
             pid = f"{pl.side}.{pl.type}.{n}"
             attrs = pl.attrs.set("name", pl.name) if pl.name else pl.attrs
             pieces[pid] = Piece(pid, pl.type, pl.side, pl.location, attrs)

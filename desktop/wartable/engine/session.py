@@ -11,7 +11,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from wartable.core.frozen import FrozenMap
-from wartable.engine.actions import Action, Event, Prompt
+from wartable.engine.actions import DICE, Action, Event, Prompt
 from wartable.engine.loop import apply, deciding_side, new_game, prompt
 from wartable.engine.rules import Game
 from wartable.model.state import GameState
@@ -62,7 +62,7 @@ class Session:
         events = out.events
         label = _label(action, events)
         reason = ""
-        if out.state.rng != before.rng:
+        if out.state.rng != before.rng or action.verb == DICE:  # a typed roll counts too
             reason = "dice were rolled"
         elif out.revealed:
             reason = "hidden information was revealed"

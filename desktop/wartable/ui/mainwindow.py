@@ -12,7 +12,13 @@ from pathlib import Path
 from PySide6.QtCore import QByteArray, Qt
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (
-    QDockWidget, QFileDialog, QLabel, QMainWindow, QMessageBox, QProgressBar, QStackedWidget,
+    QDockWidget,
+    QFileDialog,
+    QLabel,
+    QMainWindow,
+    QMessageBox,
+    QProgressBar,
+    QStackedWidget,
     QWidget,
 )
 
@@ -59,9 +65,15 @@ class MainWindow(QMainWindow):
         self.log = LogPanel()
         self.inspector = StackInspector()
         self.overview = OverviewMap(self.map)
-        self.side_dock = self._dock("Sequence of play", self.side, Qt.DockWidgetArea.RightDockWidgetArea)
-        self.overview_dock = self._dock("Overview", self.overview, Qt.DockWidgetArea.RightDockWidgetArea)
-        self.inspector_dock = self._dock("Stack", self.inspector, Qt.DockWidgetArea.RightDockWidgetArea)
+        self.side_dock = self._dock(
+            "Sequence of play", self.side, Qt.DockWidgetArea.RightDockWidgetArea
+        )
+        self.overview_dock = self._dock(
+            "Overview", self.overview, Qt.DockWidgetArea.RightDockWidgetArea
+        )
+        self.inspector_dock = self._dock(
+            "Stack", self.inspector, Qt.DockWidgetArea.RightDockWidgetArea
+        )
         self.log_dock = self._dock("Log", self.log, Qt.DockWidgetArea.BottomDockWidgetArea)
         self.tabifyDockWidget(self.overview_dock, self.inspector_dock)
         self.overview_dock.raise_()
@@ -94,8 +106,9 @@ class MainWindow(QMainWindow):
         self.addDockWidget(area, d)
         return d
 
-    def _act(self, menu: object, text: str, slot: object, shortcut: object = None,
-             name: str = "") -> QAction:
+    def _act(
+        self, menu: object, text: str, slot: object, shortcut: object = None, name: str = ""
+    ) -> QAction:
         a = QAction(text, self)
         if shortcut is not None:
             a.setShortcut(QKeySequence(shortcut))
@@ -114,8 +127,9 @@ class MainWindow(QMainWindow):
         self.recent_menu.aboutToShow.connect(self._fill_recent)
         m.addSeparator()
         self.act_save = self._act(m, "&Save", self.save, QKeySequence.StandardKey.Save, "actSave")
-        self.act_save_as = self._act(m, "Save &As…", self.save_as,
-                                     QKeySequence.StandardKey.SaveAs, "actSaveAs")
+        self.act_save_as = self._act(
+            m, "Save &As…", self.save_as, QKeySequence.StandardKey.SaveAs, "actSaveAs"
+        )
         m.addSeparator()
         self._act(m, "&Quit", self.close, QKeySequence.StandardKey.Quit, "actQuit")
 
@@ -123,8 +137,9 @@ class MainWindow(QMainWindow):
         self.act_undo = self._act(m, "&Undo", self.undo, QKeySequence.StandardKey.Undo, "actUndo")
         self.act_redo = self._act(m, "&Redo", self.redo, QKeySequence.StandardKey.Redo, "actRedo")
         m.addSeparator()
-        self.act_free = self._act(m, "&Free play (house rules)", self.side.free_play.toggle,
-                                  None, "actFreePlay")
+        self.act_free = self._act(
+            m, "&Free play (house rules)", self.side.free_play.toggle, None, "actFreePlay"
+        )
         self.act_free.setCheckable(True)
 
         m = mb.addMenu("&View")
@@ -136,8 +151,9 @@ class MainWindow(QMainWindow):
             self._act(zm, f"{pct} %", lambda _=False, p=pct: self.map.set_zoom(p))
         m.addSeparator()
         self._act(m, "F&ull Screen", self.toggle_full_screen, "F11", "actFullScreen")
-        self.act_palette = self._act(m, "&Colour-blind palette", self.toggle_palette, None,
-                                     "actPalette")
+        self.act_palette = self._act(
+            m, "&Colour-blind palette", self.toggle_palette, None, "actPalette"
+        )
         self.act_palette.setCheckable(True)
         self.act_palette.setChecked(self.settings.palette == "colourblind")
         m.addSeparator()
@@ -167,8 +183,9 @@ class MainWindow(QMainWindow):
         self._update_actions()
 
     # --- commands to the worker ------------------------------------------------
-    def new_game(self, game_id: str, scenario: str, seed: str = "1",
-                 dice_mode: str = "digital") -> None:
+    def new_game(
+        self, game_id: str, scenario: str, seed: str = "1", dice_mode: str = "digital"
+    ) -> None:
         self.client.send(NewGame(game_id, scenario, FrozenMap(), seed, dice_mode))
         self.settings = replace(self.settings, last_game=game_id)
 
@@ -177,8 +194,9 @@ class MainWindow(QMainWindow):
 
     def open_dialog(self, path: Path | None = None) -> None:
         if path is None:
-            name, _ = QFileDialog.getOpenFileName(self, "Open a saved game",
-                                                  str(saves_dir()), SAVE_FILTER)
+            name, _ = QFileDialog.getOpenFileName(
+                self, "Open a saved game", str(saves_dir()), SAVE_FILTER
+            )
             if not name:
                 return
             path = Path(name)
@@ -250,16 +268,22 @@ class MainWindow(QMainWindow):
         self.free_play = on
         self.act_free.setChecked(on)
         self.statusBar().showMessage(
-            "Free play: moves are not checked and are logged as house-rule overrides." if on
-            else "Rules enforced.", 5000)
+            "Free play: moves are not checked and are logged as house-rule overrides."
+            if on
+            else "Rules enforced.",
+            5000,
+        )
         if self.snapshot is not None:
             self._draw(self.snapshot)
 
     # --- results from the worker ---------------------------------------------
     def on_snapshot(self, snap: Snapshot) -> None:
-        first = self.snapshot is None or snap.session.game is not self.snapshot.session.game \
-            or snap.session.log[: len(self.snapshot.session.log)] != self.snapshot.session.log \
+        first = (
+            self.snapshot is None
+            or snap.session.game is not self.snapshot.session.game
+            or snap.session.log[: len(self.snapshot.session.log)] != self.snapshot.session.log
             or len(snap.session.events) < len(self.snapshot.session.events)
+        )
         self.snapshot = snap
         game = snap.session.game
         key = (game.definition.id, snap.session.scenario)
@@ -357,16 +381,23 @@ class MainWindow(QMainWindow):
         self.map.set_palette(name)
 
     def about(self) -> None:
-        QMessageBox.about(self, "About Wartable",
-                          f"<b>Wartable {__version__}</b><br>A desktop table for historical "
-                          f"board wargames.<br><br>{ATTRIBUTION}")
+        QMessageBox.about(
+            self,
+            "About Wartable",
+            f"<b>Wartable {__version__}</b><br>A desktop table for historical "
+            f"board wargames.<br><br>{ATTRIBUTION}",
+        )
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 - Qt override
         if self.confirm_close and self.snapshot is not None and self.snapshot.dirty:
             r = QMessageBox.question(
-                self, "Wartable", "Save the game before closing?",
-                QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard
-                | QMessageBox.StandardButton.Cancel)
+                self,
+                "Wartable",
+                "Save the game before closing?",
+                QMessageBox.StandardButton.Save
+                | QMessageBox.StandardButton.Discard
+                | QMessageBox.StandardButton.Cancel,
+            )
             if r == QMessageBox.StandardButton.Cancel:
                 event.ignore()
                 return
