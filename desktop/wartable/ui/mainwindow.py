@@ -95,8 +95,8 @@ class MainWindow(QMainWindow):
         self._show_start()
         if warning:
             self.start.show_notice(warning)
-        if self.settings.geometry:
-            self.restoreGeometry(QByteArray.fromBase64(self.settings.geometry.encode()))
+        if self.settings.window_geometry:
+            self.restoreGeometry(QByteArray.fromBase64(self.settings.window_geometry.encode()))
 
     # --- construction ----------------------------------------------------------
     def _dock(self, title: str, w: QWidget, area: Qt.DockWidgetArea) -> QDockWidget:
@@ -404,7 +404,7 @@ class MainWindow(QMainWindow):
             if r == QMessageBox.StandardButton.Save:
                 self.save()
         geo = bytes(self.saveGeometry().toBase64().data()).decode()
-        self.settings = replace(self.settings, geometry=geo)
+        self.settings = replace(self.settings, window_geometry=geo)
         settings_mod.save_settings(self.settings)
         self.client.shutdown()
         event.accept()

@@ -21,53 +21,52 @@ from wartable.engine.loop import deciding_side
 from wartable.engine.session import Session
 from wartable.persistence import autosave, gamedata, savefile
 from wartable.worker.commands import (
-    Command, Failure, Load, NewGame, Query, QueryResult, Redo, Save, Snapshot, Submit, Undo,
+    Command,
+    Failure,
+    Load,
+    NewGame,
+    Query,
+    QueryResult,
+    Redo,
+    Save,
+    Snapshot,
+    Submit,
+    Undo,
 )
 
 
 class _Worker(QObject):
+    """Lives on the engine thread: owns the current session; applies commands in order."""
+
     snapshot = Signal(object)  # Snapshot
     failure = Signal(object)  # Failure
-    result = Signal(object)  # QueryResult
-    progress = Signal(int, int, str)  # request, percent, text
-    busy = Signal(int, bool)  # request, running
+    busy = Signal(int, int)  # request, running (1/0: ints cross threads safely)
 
     def __init__(self, autosave_enabled: bool) -> None:
         super().__init__()
         self.session: Session | None = None
         self.generation = 0
         self.path: Path | None = None
-        self.dirty = False
         self.autosave_enabled = autosave_enabled
-        self.cancels: dict[int, threading.Event] = {}
 
     @Slot(int, object)
     def handle(self, request: int, command: Command) -> None:
-        self.busy.emit(request, True)
+        self.busy.emit(request, 1)
         try:
-            self._handle(request, command)
-        except IllegalAction as e:
-            self.failure.emit(Failure(request, str(e), True))
-        except WartableError as e:
-            self.failure.emit(Failure(request, str(e), False))
-        except Exception as e:  # noqa: BLE001 - an engine bug must not kill the thread
-            tb = traceback.format_exc(limit=6)
-            self.failure.emit(Failure(
-                request, f"Internal error ({type(e).__name__}: {e}). The game was not "
-                f"changed. Please report this with the log.\n{tb}", False))
+            self._handle(command)
+        except Exception as e:  # noqa: BLE001 - reported; the thread and the game live on
+            self.failure.emit(_failure(request, e))
         finally:
-            self.cancels.pop(request, None)
-            self.busy.emit(request, False)
+            self.busy.emit(request, 0)
 
     def _publish(self, session: Session, new_events: tuple[Any, ...], dirty: bool) -> None:
         self.session = session
         self.generation += 1
-        self.dirty = dirty
         side = deciding_side(session.state)
         self.snapshot.emit(Snapshot(self.generation, session, session.prompt(side), new_events,
                                     self.path, dirty))
 
-    def _handle(self, request: int, cmd: Command) -> None:
+    def _handle(self, cmd: Command) -> None:
         if isinstance(cmd, NewGame):
             game = gamedata.load_game(cmd.game_id)
             s = Session.start(game, cmd.scenario, cmd.options, cmd.seed, cmd.dice_mode)
@@ -85,7 +84,7 @@ class _Worker(QObject):
         elif isinstance(cmd, Submit):
             s = self._need()
             new = s.submit(cmd.action)
-            self._publish(new, new.events[len(s.events):] if new.log != s.log else (), True)
+            self._publish(new, new.events[len(s.events):], True)
             if self.autosave_enabled and _step_changed(s, new):
                 autosave.autosave(new, _now())
         elif isinstance(cmd, Undo | Redo):
@@ -93,21 +92,50 @@ class _Worker(QObject):
             new = s.undo() if isinstance(cmd, Undo) else s.redo()
             if new is not s:
                 self._publish(new, (), True)
-        elif isinstance(cmd, Query):
-            s = self._need()
-            gen = self.generation
-            cancel = self.cancels.setdefault(request, threading.Event())
-
-            def report(percent: int, text: str) -> None:
-                self.progress.emit(request, percent, text)
-
-            value = cmd.fn(s, report, cancel.is_set)
-            self.result.emit(QueryResult(request, cmd.name, gen, value))
 
     def _need(self) -> Session:
         if self.session is None:
             raise WartableError("No game is open.")
         return self.session
+
+
+class _Analyst(QObject):
+    """Lives on the analysis thread: long read-only work (AI, calculators, overlays) on an
+    immutable session, so the game itself never waits for it."""
+
+    result = Signal(object)  # QueryResult
+    failure = Signal(object)  # Failure
+    progress = Signal(int, int, str)  # request, percent, text
+    busy = Signal(int, int)
+
+    def __init__(self, cancels: dict[int, threading.Event]) -> None:
+        super().__init__()
+        # Written by the GUI thread (one Event per request), read here: Event is thread-safe.
+        self.cancels = cancels
+
+    @Slot(int, object, object, int)
+    def run(self, request: int, query: Query, session: Session, generation: int) -> None:
+        self.busy.emit(request, 1)
+        cancel = self.cancels.get(request) or threading.Event()
+        try:
+            value = query.fn(session, lambda pct, text: self.progress.emit(request, pct, text),
+                             cancel.is_set)
+            self.result.emit(QueryResult(request, query.name, generation, value))
+        except Exception as e:  # noqa: BLE001
+            self.failure.emit(_failure(request, e))
+        finally:
+            self.cancels.pop(request, None)
+            self.busy.emit(request, 0)
+
+
+def _failure(request: int, e: Exception) -> Failure:
+    if isinstance(e, IllegalAction):
+        return Failure(request, str(e), True)
+    if isinstance(e, WartableError):
+        return Failure(request, str(e), False)
+    tb = traceback.format_exc(limit=6)
+    return Failure(request, f"Internal error ({type(e).__name__}: {e}). The game was not "
+                   f"changed. Please report this with the log.\n{tb}", False)
 
 
 def _step_changed(a: Session, b: Session) -> bool:
@@ -119,7 +147,12 @@ def _now() -> str:
 
 
 class EngineClient(QObject):
-    """The GUI thread's handle on the engine thread. Every call returns at once."""
+    """The GUI thread's handle on the engine. Every call returns at once.
+
+    Two threads: the engine thread applies game commands in order; the analysis thread
+    runs queries on the session the UI last saw. A query result about an older position
+    than the one now shown is stale and dropped.
+    """
 
     snapshotReady = Signal(object)  # Snapshot
     failed = Signal(object)  # Failure
@@ -127,35 +160,47 @@ class EngineClient(QObject):
     progress = Signal(int, int, str)
     busyChanged = Signal(bool)
     _send = Signal(int, object)
+    _ask = Signal(int, object, object, int)
 
     def __init__(self, parent: QObject | None = None, autosave_enabled: bool = True) -> None:
         super().__init__(parent)
         self._ids = itertools.count(1)
-        self._thread = QThread()
-        self._thread.setObjectName("wartable-engine")
+        self._cancels: dict[int, threading.Event] = {}
+        self._threads = (QThread(), QThread())
+        self._threads[0].setObjectName("wartable-engine")
+        self._threads[1].setObjectName("wartable-analysis")
         self._worker = _Worker(autosave_enabled)
-        self._worker.moveToThread(self._thread)
+        self._analyst = _Analyst(self._cancels)
+        self._worker.moveToThread(self._threads[0])
+        self._analyst.moveToThread(self._threads[1])
         self._send.connect(self._worker.handle)
+        self._ask.connect(self._analyst.run)
         self._worker.snapshot.connect(self._on_snapshot)
-        self._worker.failure.connect(self.failed)
-        self._worker.result.connect(self._on_result)
-        self._worker.progress.connect(self.progress)
-        self._worker.busy.connect(self._on_busy)
+        for src in (self._worker, self._analyst):
+            src.failure.connect(self.failed)
+            src.busy.connect(self._on_busy)
+        self._analyst.result.connect(self._on_result)
+        self._analyst.progress.connect(self.progress)
         self._running: set[int] = set()
         self.generation = 0
         self.latest: Snapshot | None = None
-        self._thread.start()
+        for t in self._threads:
+            t.start()
 
     def send(self, command: Command) -> int:
         request = next(self._ids)
         if isinstance(command, Query):
-            # Create the cancel flag now so cancel() works before the worker starts it.
-            self._worker.cancels[request] = threading.Event()
-        self._send.emit(request, command)
+            if self.latest is None:
+                self.failed.emit(Failure(request, "No game is open.", False))
+                return request
+            self._cancels[request] = threading.Event()
+            self._ask.emit(request, command, self.latest.session, self.latest.generation)
+        else:
+            self._send.emit(request, command)
         return request
 
     def cancel(self, request: int) -> None:
-        ev = self._worker.cancels.get(request)
+        ev = self._cancels.get(request)
         if ev is not None:
             ev.set()
 
@@ -165,10 +210,10 @@ class EngineClient(QObject):
         self.snapshotReady.emit(snap)
 
     def _on_result(self, res: QueryResult) -> None:
-        if res.generation == self.generation:  # a result about an older position is stale
+        if res.generation == self.generation:
             self.queryDone.emit(res)
 
-    def _on_busy(self, request: int, running: bool) -> None:
+    def _on_busy(self, request: int, running: int) -> None:
         was = bool(self._running)
         (self._running.add if running else self._running.discard)(request)
         if bool(self._running) != was:
@@ -179,12 +224,13 @@ class EngineClient(QObject):
         return bool(self._running)
 
     def shutdown(self, timeout_ms: int = 5000) -> None:
-        for ev in list(self._worker.cancels.values()):
+        """Cancel long work and stop both threads (idempotent)."""
+        for ev in list(self._cancels.values()):
             ev.set()
-        self._thread.quit()
-        self._thread.wait(timeout_ms)
-
-
+        for t in self._threads:
+            t.quit()
+        for t in self._threads:
+            t.wait(timeout_ms)
 
 
 __all__ = ["EngineClient"]

@@ -1,0 +1,1 @@
+"""Built map files and their sources, installed as the package wartable.mapdata."""
