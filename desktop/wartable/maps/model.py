@@ -192,6 +192,11 @@ class HexMap:
     _label_of: dict[Hex, str] = field(init=False, repr=False, compare=False, hash=False)
     _boxes_by_loc: dict[str, OffMapBox] = field(init=False, repr=False, compare=False, hash=False)
     _bounds: Bounds = field(init=False, repr=False, compare=False, hash=False)
+    # label -> neighbour labels, and (label, label) -> hexside features (both orders):
+    # movement and supply searches ask these hundreds of thousands of times a turn.
+    _nbrs: dict[str, tuple[str, ...]] = field(init=False, repr=False, compare=False, hash=False)
+    _side_feats: dict[tuple[str, str], tuple[str, ...]] = field(
+        init=False, repr=False, compare=False, hash=False)
 
     def __post_init__(self) -> None:
         by_label: dict[str, Hex] = {}
@@ -222,6 +227,14 @@ class HexMap:
         object.__setattr__(self, "_label_of", label_of)
         object.__setattr__(self, "_boxes_by_loc", _box_index(self.boxes))
         object.__setattr__(self, "_bounds", self._compute_bounds())
+        nbrs = {text: tuple(label_of[n] for n in h.neighbors() if n in label_of)
+                for text, h in by_label.items()}
+        feats: dict[tuple[str, str], tuple[str, ...]] = {}
+        for side, fs in self.hexsides.items():
+            a, b = (label_of[h] for h in side.hexes())
+            feats[(a, b)] = feats[(b, a)] = fs
+        object.__setattr__(self, "_nbrs", nbrs)
+        object.__setattr__(self, "_side_feats", feats)
 
     def _compute_bounds(self) -> Bounds:
         out: Bounds | None = None
@@ -265,6 +278,8 @@ class HexMap:
 
     def hexside_features(self, a: str, b: str) -> tuple[str, ...]:
         """Features of the hexside between two labelled hexes (() if none or not adjacent)."""
+        if a in self._by_label and b in self._by_label:  # printed labels: one dict lookup
+            return self._side_feats.get((a, b), ())
         ha, hb = self.hex_of(a), self.hex_of(b)
         if ha.distance(hb) != 1:
             return ()
@@ -297,10 +312,12 @@ class HexMap:
         return _box_at(self.boxes, x, y)
 
     def neighbors(self, loc: str) -> tuple[str, ...]:
+        found = self._nbrs.get(loc)
+        if found is not None:
+            return found
         if loc in self._boxes_by_loc:
             return ()
-        h = self.hex_of(loc)
-        return tuple(self._label_of[n] for n in h.neighbors() if n in self._label_of)
+        return self._nbrs[self._label_of[self.hex_of(loc)]]
 
     def bounds(self) -> Bounds:
         return self._bounds

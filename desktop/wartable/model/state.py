@@ -56,13 +56,24 @@ class GameState:
     dice_mode: str = "digital"  # "digital" rolls from rng; "physical" asks the players
     serial: int = 0  # actions applied so far
     result: str | None = None  # set when the game is over: who won and why
+    # Location -> pieces, built on first use. Not a field of the value: replace() starts
+    # every new state without it, so it can never describe another state's pieces.
+    _where: dict[str, tuple[Piece, ...]] | None = field(
+        default=None, init=False, repr=False, compare=False, hash=False)
 
     # --- small helpers so game code reads like the rules -------------------
     def piece(self, piece_id: str) -> Piece:
         return self.pieces[piece_id]
 
     def pieces_at(self, location: str) -> tuple[Piece, ...]:
-        return tuple(p for p in self.pieces.values() if p.location == location)
+        where = self._where
+        if where is None:
+            index: dict[str, list[Piece]] = {}
+            for p in self.pieces.values():
+                index.setdefault(p.location, []).append(p)
+            where = {loc: tuple(ps) for loc, ps in index.items()}
+            object.__setattr__(self, "_where", where)  # a cache, not a change of state
+        return where.get(location, ())
 
     def with_piece(self, piece: Piece) -> GameState:
         return replace(self, pieces=self.pieces.set(piece.id, piece))

@@ -49,7 +49,6 @@ class MainWindow(QMainWindow):
         self.resize(1400, 900)
         self.confirm_close = confirm_close
         self.settings, warning = settings_mod.load_settings()
-        self.client = EngineClient(self, autosave_enabled=autosave)
         self.snapshot: Snapshot | None = None
         self.free_play = False
         self._board_key: tuple[str, str] | None = None
@@ -89,6 +88,8 @@ class MainWindow(QMainWindow):
         self.statusBar().addPermanentWidget(self.zoom_label)
 
         self._menus()
+        # Threads start last: an error while building widgets must not leave them running.
+        self.client = EngineClient(self, autosave_enabled=autosave)
         self._wire()
         self.start.set_recent(self.settings.recent_files)
         self.start.refresh_games(self.settings.last_game)

@@ -1,0 +1,122 @@
+"""The command line, run as a real subprocess: readable output, one-line errors, exit codes."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from wartable import __version__
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def run(*args: str, home: Path, timeout: int = 120) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT / "desktop"), str(ROOT / "tests")]),
+           "WARTABLE_GAME_MODULES": "testgame", "WARTABLE_HOME": str(home),
+           "QT_QPA_PLATFORM": "offscreen"}
+    return subprocess.run([sys.executable, "-m", "wartable", *args], env=env, text=True,
+                          capture_output=True, timeout=timeout, cwd=home)
+
+
+@pytest.fixture
+def home(tmp_path: Path) -> Path:
+    return tmp_path
+
+
+def test_version(home: Path) -> None:
+    r = run("--version", home=home)
+    assert r.returncode == 0 and r.stdout.strip() == f"wartable {__version__}"
+
+
+def test_games_lists_the_test_game(home: Path) -> None:
+    r = run("games", home=home)
+    assert r.returncode == 0
+    assert "skirmish: Skirmish at the Ford (test game) — scenarios: meeting (Meeting " \
+           "engagement), contact (Contact at the ford)" in r.stdout
+
+
+def test_new_show_play_round_trip(home: Path) -> None:
+    save = home / "g.wartable.json"
+    r = run("new", "skirmish", "contact", "-o", str(save), "--seed", "4", home=home)
+    assert r.returncode == 0, r.stderr
+    assert save.is_file() and json.loads(save.read_text())["seed"] == "4"
+    r = run("show", str(save), home=home)
+    assert r.returncode == 0
+    assert "Turn 1, Blue player turn — Movement [S4]; 0 actions played" in r.stdout
+    assert "Blue: 2 pieces in 2 locations" in r.stdout
+    actions = home / "a.json"
+    actions.write_text(json.dumps([
+        {"verb": "move", "side": "blue", "args": {"piece": "blue.infantry.1", "to": "0904"}},
+        {"verb": "end_step", "side": "blue", "args": {}},
+    ]))
+    r = run("play", str(save), "--actions", str(actions), home=home)
+    assert r.returncode == 0, r.stderr
+    assert "Blue 1st Inf moves 1004 → 0904 (1 MP)" in r.stdout
+    r = run("show", str(save), home=home)
+    assert "Turn 1, Red player turn — Movement [S4]; 2 actions played" in r.stdout
+
+
+def test_play_stops_on_an_illegal_action_and_saves_nothing(home: Path) -> None:
+    save = home / "g.wartable.json"
+    run("new", "skirmish", "contact", "-o", str(save), home=home)
+    before = save.read_bytes()
+    actions = home / "a.json"
+    actions.write_text(json.dumps([
+        {"verb": "move", "side": "blue", "args": {"piece": "blue.infantry.1", "to": "2020"}}]))
+    r = run("play", str(save), "--actions", str(actions), home=home)
+    assert r.returncode == 1
+    assert r.stderr.startswith("wartable: error: action 1 of 1 (move) is illegal: ")
+    assert r.stderr.count("\n") == 1
+    assert save.read_bytes() == before
+
+
+@pytest.mark.parametrize("content, message", [
+    (b"", "empty"),
+    (b"{not json", "JSON"),
+    (b'{"format": "something-else"}', "not a Wartable save"),
+])
+def test_show_bad_file_one_line_error(home: Path, content: bytes, message: str) -> None:
+    bad = home / "bad.wartable.json"
+    bad.write_bytes(content)
+    r = run("show", str(bad), home=home)
+    assert r.returncode == 1 and r.stdout == ""
+    assert r.stderr.startswith("wartable: error: ") and r.stderr.count("\n") == 1
+    assert message.lower() in r.stderr.lower()
+    assert bad.read_bytes() == content
+
+
+def test_unknown_game_is_a_one_line_error(home: Path) -> None:
+    r = run("new", "nosuchgame", "x", "-o", str(home / "x.json"), home=home)
+    assert r.returncode == 1
+    assert r.stderr == "wartable: error: Unknown game 'nosuchgame'. Installed games: skirmish.\n"
+
+
+def test_selfplay_json_reports_every_game(home: Path) -> None:
+    r = run("selfplay", "skirmish", "contact", "--games", "3", "--seed", "5", "--json",
+            home=home)
+    assert r.returncode == 0, r.stderr
+    data = json.loads(r.stdout)
+    assert data["games"] == 3 and data["failures"] == 0
+    assert all(g["result"] for g in data["results"])
+
+
+def test_selfplay_rounds_stops_at_the_round(home: Path) -> None:
+    r = run("selfplay", "skirmish", "meeting", "--rounds", "2", "--seed", "1", home=home)
+    assert r.returncode == 0
+    assert "stopped at turn 3" in r.stdout  # turn 3 began: rounds 1 and 2 are complete
+
+
+def test_screenshot_of_the_start_screen(home: Path) -> None:
+    out = home / "shot.png"
+    r = run("screenshot", "-o", str(out), "--size", "800x600", home=home, timeout=180)
+    assert r.returncode == 0, r.stderr
+    from PIL import Image
+
+    with Image.open(out) as im:
+        assert im.size == (800, 600)
+        assert len(set(im.convert("RGB").getdata())) > 20  # not a blank image
