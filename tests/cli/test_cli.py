@@ -16,7 +16,8 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def run(*args: str, home: Path, timeout: int = 120) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT / "desktop"), str(ROOT / "tests")]),
+    path = os.pathsep.join([str(ROOT / "desktop"), str(ROOT / "tests")])
+    env = {**os.environ, "PYTHONPATH": path,
            "WARTABLE_GAME_MODULES": "testgame", "WARTABLE_HOME": str(home),
            "QT_QPA_PLATFORM": "offscreen"}
     return subprocess.run([sys.executable, "-m", "wartable", *args], env=env, text=True,
