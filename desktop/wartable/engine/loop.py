@@ -127,10 +127,10 @@ def apply(game: Game, state: GameState, action: Action) -> Outcome:
             out = game.rules.step_apply(game, state, pos, action)
     st = replace(out.state, serial=state.serial + 1)
     if st.result is None:
-        res = game.rules.check_victory(game, st)
-        if res is not None:
-            st = replace(st, result=res)
-            out = replace(out, events=out.events + (Event("victory", res),))
+        won = game.rules.check_victory(game, st)
+        if won is not None:
+            st = replace(st, result=won)
+            out = replace(out, events=out.events + (Event("victory", won),))
     return _stamp(game, replace(out, state=st))
 
 

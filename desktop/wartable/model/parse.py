@@ -52,7 +52,7 @@ class Reader:
         return self._get(key, bool, _REQUIRED if default is None else default, "true or false")
 
     def seq(self, key: str, default: Any = None) -> Any:
-        return self._get(key, list | tuple, _REQUIRED if default is None else default, "a list")
+        return self._get(key, (list, tuple), _REQUIRED if default is None else default, "a list")
 
     def table(self, key: str, default: Any = None) -> Any:
         return self._get(key, Mapping, _REQUIRED if default is None else default, "a table")
