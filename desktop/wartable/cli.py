@@ -149,8 +149,9 @@ def cmd_play(args: argparse.Namespace) -> int:
         try:
             s = s.submit(a)
         except IllegalAction as e:
-            raise WartableError(f"action {i} of {len(actions)} ({a.verb}) is illegal: {e}; "
-                                "nothing was saved") from e
+            reason = str(e).rstrip(".")
+            raise WartableError(f"action {i} of {len(actions)} ({a.verb}) is illegal: "
+                                f"{reason}; nothing was saved") from e
         for e in s.events[before:]:
             print(e.text)
     out = Path(args.output or args.file)
@@ -262,3 +263,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_ERROR
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        # The reader went away (`wartable show X | head`): not an error worth a traceback.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0

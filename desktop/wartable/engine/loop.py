@@ -164,8 +164,8 @@ def _condition(game: Game, cond: str, state: GameState) -> bool:
 def _enter(game: Game, state: GameState, pos: Position) -> Outcome:
     if pos.side != "*":
         state = replace(state, active_side=pos.side)
-    ev = Event("phase", f"Turn {state.turn}: {pos.label}", pos.side if pos.side != "*" else "",
-               pos.step.rule, state.turn, pos.step.name)
+    ev = Event("phase", f"Turn {state.turn}: {pos.phase.name} — {pos.step.name}",
+               pos.side if pos.side != "*" else "", pos.step.rule, state.turn, pos.step.name)
     return Outcome(state, (ev,)).then(game.rules.enter_step(game, state, pos))
 
 

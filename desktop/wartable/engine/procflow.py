@@ -20,7 +20,12 @@ from wartable.core.frozen import FrozenMap
 from wartable.engine.actions import Action, Button, Outcome, Prompt
 from wartable.engine.loop import roll_then
 from wartable.engine.procedures import (
-    Answer, Predicate, Procedure, Resolution, applicable_modifiers, resolve,
+    Answer,
+    Predicate,
+    Procedure,
+    Resolution,
+    applicable_modifiers,
+    resolve,
 )
 from wartable.engine.rules import Game
 from wartable.model.state import Frame, GameState
@@ -36,8 +41,9 @@ def run_procedure(game: Game, state: GameState, proc: Procedure,
     checks = applicable_modifiers(proc, predicates)
     computed = {c.modifier.id: c.answer for c in checks if c.answer is not None}
     pending = tuple(c.modifier.id for c in checks if c.needs_confirmation)
-    payload: FrozenMap[str, Any] = FrozenMap(proc=proc.id, purpose=purpose, resume=resume, data=data or FrozenMap(),
-                        answers=FrozenMap(computed), side=side)
+    payload: FrozenMap[str, Any] = FrozenMap(
+        proc=proc.id, purpose=purpose, resume=resume, data=data or FrozenMap(),
+        answers=FrozenMap(computed), side=side)
     if pending:
         questions = tuple(f"{proc.modifier(m).text} ({proc.modifier(m).value:+d})"
                           for m in pending)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
@@ -112,6 +113,8 @@ class LogPanel(QWidget):
             if self._matches(e):
                 self._add(e)
         self.list.scrollToBottom()
+        # Again once the list has laid out its rows (a freshly loaded game's log).
+        QTimer.singleShot(0, self.list.scrollToBottom)
 
     def visible_texts(self) -> list[str]:
         return [self.list.item(i).text() for i in range(self.list.count())]

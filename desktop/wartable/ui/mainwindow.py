@@ -14,10 +14,12 @@ from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (
     QDockWidget,
     QFileDialog,
+    QFrame,
     QLabel,
     QMainWindow,
     QMessageBox,
     QProgressBar,
+    QScrollArea,
     QStackedWidget,
     QWidget,
 )
@@ -29,7 +31,7 @@ from wartable.engine.loop import deciding_side
 from wartable.persistence import settings as settings_mod
 from wartable.persistence.locations import saves_dir
 from wartable.ui.logpanel import LogPanel
-from wartable.ui.mapview import MapView, OverviewMap, StackInspector
+from wartable.ui.mapview import ZOOM_PRESETS, MapView, OverviewMap, StackInspector
 from wartable.ui.sidepanel import SidePanel
 from wartable.ui.startscreen import StartScreen
 from wartable.worker.commands import Failure, Load, NewGame, Redo, Save, Snapshot, Submit, Undo
@@ -55,8 +57,13 @@ class MainWindow(QMainWindow):
 
         self.stack = QStackedWidget()
         self.start = StartScreen()
+        # Scrollable so the window still fits small screens (and table-mode text sizes).
+        self.start_scroll = QScrollArea()
+        self.start_scroll.setWidget(self.start)
+        self.start_scroll.setWidgetResizable(True)
+        self.start_scroll.setFrameShape(QFrame.Shape.NoFrame)
         self.map = MapView()
-        self.stack.addWidget(self.start)
+        self.stack.addWidget(self.start_scroll)
         self.stack.addWidget(self.map)
         self.setCentralWidget(self.stack)
 
@@ -148,7 +155,7 @@ class MainWindow(QMainWindow):
         self._act(m, "Zoom &Out", self.map.zoom_out, QKeySequence.StandardKey.ZoomOut, "actZoomOut")
         self._act(m, "&Fit to Window", self.map.fit, "Ctrl+0", "actFit")
         zm = m.addMenu("&Zoom")
-        for pct in MapView.ZOOM_PRESETS:
+        for pct in ZOOM_PRESETS:
             self._act(zm, f"{pct} %", lambda _=False, p=pct: self.map.set_zoom(p))
         m.addSeparator()
         self._act(m, "F&ull Screen", self.toggle_full_screen, "F11", "actFullScreen")
@@ -295,9 +302,12 @@ class MainWindow(QMainWindow):
                 self.map.set_palette(self.settings.palette)
             self.log.set_definition(game.definition)
             self._board_key = key
+        new_board = self.stack.currentWidget() is not self.map or first
+        if self.stack.currentWidget() is not self.map:
             self.stack.setCurrentWidget(self.map)
-            self.map.fit()
-        self.stack.setCurrentWidget(self.map)
+            self._set_game_docks(True)
+        if new_board:
+            self.map.fit()  # after the map is shown, so it fits the real viewport
         self._draw(snap)
         if first:
             self.log.set_events(snap.session.events)
@@ -371,7 +381,17 @@ class MainWindow(QMainWindow):
             self.recent_menu.addAction("(none)").setEnabled(False)
 
     def _show_start(self) -> None:
-        self.stack.setCurrentWidget(self.start)
+        self.stack.setCurrentWidget(self.start_scroll)
+        self._set_game_docks(False)
+
+    def _set_game_docks(self, visible: bool) -> None:
+        """The docks belong to a game: hidden on the start screen, shown with a game."""
+        for d in (self.side_dock, self.log_dock, self.overview_dock, self.inspector_dock):
+            d.setVisible(visible)
+        if visible:
+            self.overview_dock.raise_()
+            # The map gets the room: the log starts a few lines tall.
+            self.resizeDocks([self.log_dock], [150], Qt.Orientation.Vertical)
 
     def toggle_full_screen(self) -> None:
         self.showNormal() if self.isFullScreen() else self.showFullScreen()

@@ -1,0 +1,201 @@
+"""The main window end to end on the offscreen platform: start a game, zoom, drag a
+counter, undo, save, reopen, a refused move, physical dice, a bad file."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QPoint, QPointF, Qt
+from PySide6.QtTest import QTest
+from pytestqt.qtbot import QtBot
+
+from wartable.ui.mainwindow import MainWindow
+
+
+@pytest.fixture
+def win(qtbot: QtBot) -> Iterator[MainWindow]:
+    w = MainWindow(autosave=False, confirm_close=False)
+    qtbot.addWidget(w)
+    w.resize(1400, 900)
+    w.show()
+    qtbot.waitExposed(w)
+    yield w
+    w.close()
+
+
+def start(win: MainWindow, qtbot: QtBot, scenario: str = "meeting", dice: int = 0) -> None:
+    s = win.start
+    s.games.setCurrentRow(0)
+    s.scenario.setCurrentIndex(s.scenario.findData(scenario))
+    s.dice.setCurrentIndex(dice)
+    with qtbot.waitSignal(win.client.snapshotReady, timeout=10000):
+        qtbot.mouseClick(s.start, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: win.stack.currentWidget() is win.map)
+
+
+def at(win: MainWindow, label: str) -> QPoint:
+    board = win.map.board
+    assert board is not None
+    return win.map.viewportTransform().map(QPointF(*board.center(label))).toPoint()
+
+
+def drag(win: MainWindow, frm: str, to: str) -> None:
+    vp = win.map.viewport()
+    a, b = at(win, frm), at(win, to)
+    QTest.mousePress(vp, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, a)
+    for k in range(1, 6):
+        QTest.mouseMove(vp, a + (b - a) * (k / 5))
+    QTest.mouseRelease(vp, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, b)
+
+
+def test_start_screen_lists_the_game_and_starts_it(win: MainWindow, qtbot: QtBot) -> None:
+    assert win.stack.currentWidget() is win.start_scroll
+    assert not win.side_dock.isVisible()
+    assert win.start.games.item(0).text() == "Skirmish at the Ford (test game)"
+    start(win, qtbot)
+    assert win.side_dock.isVisible() and win.log_dock.isVisible()
+    assert win.side.side_label.text() == "Blue to act"
+    assert win.side.rule.text() == "Rule S4"
+    assert win.side.button_for("end_step") is not None
+    assert win.log.visible_texts() == ["T1 Turn 1: Blue player turn — Movement  [S4]"]
+    assert len(win.map.map_scene.piece_items) == 10
+    assert win.windowTitle() == "Untitled * — Skirmish at the Ford (test game)"
+
+
+def test_zoom_menu_and_fit(win: MainWindow, qtbot: QtBot) -> None:
+    start(win, qtbot)
+    fitted = win.map.zoom_percent()
+    win.findChild(type(win.act_undo), "actZoomIn").trigger()
+    assert win.map.zoom_percent() > fitted
+    win.map.set_zoom(400)
+    assert win.map.zoom_percent() == pytest.approx(400)
+    assert win.zoom_label.text() == "400 %"
+    win.findChild(type(win.act_undo), "actFit").trigger()
+    assert win.map.zoom_percent() == pytest.approx(fitted, rel=0.02)
+
+
+def test_drag_a_counter_then_undo_and_redo(win: MainWindow, qtbot: QtBot) -> None:
+    start(win, qtbot)
+    win.map.set_zoom(150)
+    win.map.center_on_location("0305")
+    with qtbot.waitSignal(win.client.snapshotReady, timeout=5000) as sig:
+        drag(win, "0205", "0305")  # Blue 1st Inf, one clear hex
+    st = sig.args[0].session.state
+    assert st.piece("blue.infantry.1").location == "0305"
+    assert win.map.piece_item("blue.infantry.1") is not None
+    assert win.act_undo.isEnabled()
+    assert win.act_undo.text() == "&Undo Blue 1st Inf moves 0205 → 0305 (1 MP)"
+    assert win.log.visible_texts()[-1] == "T1 Blue 1st Inf moves 0205 → 0305 (1 MP)  [S4]"
+    with qtbot.waitSignal(win.client.snapshotReady):
+        win.act_undo.trigger()
+    assert win.snapshot is not None
+    assert win.snapshot.session.state.piece("blue.infantry.1").location == "0205"
+    assert win.act_redo.text() == "&Redo Blue 1st Inf moves 0205 → 0305 (1 MP)"
+    assert win.log.visible_texts()[-1] == "T1 Turn 1: Blue player turn — Movement  [S4]"
+    with qtbot.waitSignal(win.client.snapshotReady):
+        win.act_redo.trigger()
+    assert win.snapshot.session.state.piece("blue.infantry.1").location == "0305"
+
+
+def test_refused_move_shows_the_reason_and_puts_the_counter_back(win: MainWindow,
+                                                                 qtbot: QtBot) -> None:
+    start(win, qtbot)
+    win.map.set_zoom(100)
+    win.map.center_on_location("0605")
+    item = win.map.piece_item("blue.infantry.1")
+    assert item is not None
+    before = item.pos()
+    with qtbot.waitSignal(win.client.failed, timeout=5000):
+        drag(win, "0205", "0905")  # seven hexes: beyond its allowance of 4
+    assert win.side.error.isVisible()
+    assert win.side.error.text() == "Blue 1st Inf cannot reach 0905 this step [S4]."
+    assert win.map.piece_item("blue.infantry.1").pos() == before
+
+
+def test_end_step_button_moves_the_sequence_on(win: MainWindow, qtbot: QtBot) -> None:
+    start(win, qtbot)
+    with qtbot.waitSignal(win.client.snapshotReady):
+        qtbot.mouseClick(win.side.button_for("end_step"), Qt.MouseButton.LeftButton)
+    assert win.side.side_label.text() == "Red to act"
+    assert not win.act_undo.isEnabled()  # the other side decides now: a barrier
+
+
+def test_save_and_reopen(win: MainWindow, qtbot: QtBot, tmp_path: Path) -> None:
+    start(win, qtbot)
+    with qtbot.waitSignal(win.client.snapshotReady):
+        drag(win, "0205", "0305")
+    path = tmp_path / "game.wartable.json"
+    with qtbot.waitSignal(win.client.snapshotReady):
+        win.save_to(path)
+    assert path.is_file()
+    assert win.windowTitle() == "game.wartable.json — Skirmish at the Ford (test game)"
+    assert win.settings.recent_files[0] == str(path)
+    other = MainWindow(autosave=False, confirm_close=False)
+    qtbot.addWidget(other)
+    other.show()
+    with qtbot.waitSignal(other.client.snapshotReady, timeout=10000) as sig:
+        other.open_path(path)
+    st = sig.args[0].session.state
+    assert st.piece("blue.infantry.1").location == "0305"
+    assert other.log.visible_texts()[-1] == "T1 Blue 1st Inf moves 0205 → 0305 (1 MP)  [S4]"
+    other.close()
+
+
+def test_bad_file_keeps_the_open_game(win: MainWindow, qtbot: QtBot, tmp_path: Path) -> None:
+    start(win, qtbot)
+    bad = tmp_path / "broken.wartable.json"
+    bad.write_bytes(b'{"format": "wartable-save", "format_version": 1, "game_id": ')
+    snap = win.snapshot
+    with qtbot.waitSignal(win.client.failed, timeout=5000) as sig:
+        win.open_path(bad)
+    msg = sig.args[0].message
+    assert msg.startswith("Cannot open broken.wartable.json") and "\n" not in msg
+    assert win.last_error == msg
+    assert win.snapshot is snap and win.stack.currentWidget() is win.map
+    assert bad.read_bytes().endswith(b'"game_id": ')
+
+
+def test_physical_dice_are_typed_in_the_side_panel(win: MainWindow, qtbot: QtBot) -> None:
+    start(win, qtbot, scenario="contact", dice=1)
+    for _ in range(3):  # Blue move, Red move, Blue move: then Blue's turn-2 combat
+        with qtbot.waitSignal(win.client.snapshotReady):
+            win.end_step()
+    assert win.side.prompt.text().startswith("Attack enemy units")
+    from wartable.engine.actions import Action
+
+    with qtbot.waitSignal(win.client.snapshotReady):
+        win.submit(Action.make("attack", "blue", attackers=("blue.armour.1",), target="1105"))
+    assert win.side.dice_row.isVisible() and len(win.side.dice_spins) == 1
+    win.side.dice_spins[0].setValue(6)
+    with qtbot.waitSignal(win.client.snapshotReady) as sig:
+        qtbot.mouseClick(win.side.dice_submit, Qt.MouseButton.LeftButton)
+    st = sig.args[0].session.state
+    assert st.piece("red.infantry.1").location == "box:eliminated"
+    texts = win.log.visible_texts()
+    assert "T2 Attack on 1105: rolled 6 (physical dice)  [S5.3]" in texts
+    assert "T2 Attack on 1105: roll 6 → defender eliminated  [S5.3]" in texts
+
+
+def test_free_play_moves_anything_and_logs_it(win: MainWindow, qtbot: QtBot) -> None:
+    start(win, qtbot)
+    win.side.free_play.setChecked(True)
+    win.map.set_zoom(100)
+    win.map.center_on_location("1005")
+    with qtbot.waitSignal(win.client.snapshotReady):
+        drag(win, "0205", "0905")
+    assert win.snapshot.session.state.piece("blue.infantry.1").location == "0905"
+    assert win.log.visible_texts()[-1].startswith(
+        "T1 House rule: Blue moved Blue 1st Inf 0205 → 0905 (free play)")
+
+
+def test_log_filters_by_kind(win: MainWindow, qtbot: QtBot) -> None:
+    start(win, qtbot)
+    with qtbot.waitSignal(win.client.snapshotReady):
+        drag(win, "0205", "0305")
+    win.log.kind.setCurrentText("move")
+    assert win.log.visible_texts() == ["T1 Blue 1st Inf moves 0205 → 0305 (1 MP)  [S4]"]
+    win.log.kind.setCurrentText("All")
+    win.log.text.setText("turn 1")
+    assert win.log.visible_texts() == ["T1 Turn 1: Blue player turn — Movement  [S4]"]
