@@ -49,6 +49,7 @@ from wartable.core.hexgrid import (
     OffsetKind,
     Orientation,
 )
+from wartable.core.jsonkind import json_kind
 from wartable.maps.model import (
     PLACE_KINDS,
     SPACE_KINDS,
@@ -148,7 +149,7 @@ def _decode(raw: bytes) -> Any:
 
 def _parse(doc: Any) -> HexMap | AreaMap:
     if not isinstance(doc, dict):
-        _fail("", f"the top level is {_jtype(doc)}, not an object; is this a Wartable map file?")
+        _fail("", f"the top level is {json_kind(doc)}, not an object; is this a Wartable map file?")
     fmt = doc.get("format")
     if fmt != FORMAT:
         shown = "missing" if fmt is None else repr(fmt)
@@ -504,20 +505,6 @@ def _point(v: Any, where: str, key: str) -> tuple[float, float]:
 # --- field readers: each names the field and what it should have been -------------------------
 
 
-def _jtype(v: Any) -> str:
-    if v is None:
-        return "null"
-    if isinstance(v, bool):
-        return "true/false"
-    if isinstance(v, int | float):
-        return "a number"
-    if isinstance(v, str):
-        return "a string"
-    if isinstance(v, list):
-        return "a list"
-    return "an object"
-
-
 def _short(v: Any) -> str:
     text = json.dumps(v, ensure_ascii=False)
     return text if len(text) <= 40 else text[:37] + "..."
@@ -532,7 +519,7 @@ def _missing(key: str, where: str) -> NoReturn:
 
 
 def _wrong(key: str, where: str, want: str, v: Any) -> NoReturn:
-    _fail(where, f"field '{key}' must be {want}, not {_jtype(v)} ({_short(v)})")
+    _fail(where, f"field '{key}' must be {want}, not {json_kind(v)} ({_short(v)})")
 
 
 def _only(d: dict[str, Any], allowed: set[str], where: str) -> None:
@@ -543,7 +530,7 @@ def _only(d: dict[str, Any], allowed: set[str], where: str) -> None:
 
 def _as_obj(v: Any, where: str) -> dict[str, Any]:
     if not isinstance(v, dict):
-        _fail(where, f"must be an object, not {_jtype(v)}")
+        _fail(where, f"must be an object, not {json_kind(v)}")
     return v
 
 

@@ -38,6 +38,7 @@ from typing import Any
 
 from wartable import __version__
 from wartable.core.errors import DataError, IllegalAction, SaveFileError, WartableError
+from wartable.core.jsonkind import json_kind
 from wartable.engine.actions import Action
 from wartable.engine.rules import Game
 from wartable.engine.session import Session
@@ -155,20 +156,6 @@ def _fail(source: str, problem: str, todo: str) -> SaveFileError:
     return SaveFileError(" ".join(f"Cannot open {source}: {problem}; {todo}.".split()))
 
 
-def _json_kind(v: Any) -> str:
-    if v is None:
-        return "null"
-    if isinstance(v, bool):
-        return "true/false"
-    if isinstance(v, int | float):
-        return "a number"
-    if isinstance(v, str):
-        return "text"
-    if isinstance(v, list):
-        return "a list"
-    return "an object"
-
-
 def _mib(n: int) -> str:
     return f"{n / (1024 * 1024):.0f} MB"
 
@@ -230,7 +217,7 @@ def _parse(data: bytes, source: str) -> dict[str, Any]:
         raise _fail(source, f"the JSON holds an impossible value ({_short(str(e), 80)})",
                     _DAMAGED) from e
     if not isinstance(doc, dict):
-        raise _fail(source, f"it is not a Wartable save: the JSON is {_json_kind(doc)}, "
+        raise _fail(source, f"it is not a Wartable save: the JSON is {json_kind(doc, 'text')}, "
                     "not a save", "choose a .wartable.json file")
     if "format" not in doc:
         raise _fail(source, "it is not a Wartable save file (it has no 'format' tag)",
@@ -248,7 +235,7 @@ def _upgrade_format(doc: dict[str, Any], source: str) -> dict[str, Any]:
         raise _fail(source, "the field 'format_version' is missing", _DAMAGED)
     if isinstance(version, bool) or not isinstance(version, int):
         raise _fail(source, "the field 'format_version' should be a whole number, not "
-                    f"{_json_kind(version)}", _DAMAGED)
+                    f"{json_kind(version, 'text')}", _DAMAGED)
     if version > FORMAT_VERSION:
         raise _fail(source, f"made by a newer Wartable (format {version})",
                     "update Wartable to open it")
@@ -299,7 +286,7 @@ def _check_fields(doc: dict[str, Any], source: str) -> None:
             v = doc[key]
             if isinstance(v, bool) or not isinstance(v, types):
                 raise _fail(source, f"the field '{key}' should be {what}, not "
-                            f"{_json_kind(v)}", _DAMAGED)
+                            f"{json_kind(v, 'text')}", _DAMAGED)
     if doc["dice_mode"] not in DICE_MODES:
         raise _fail(source, f"the field 'dice_mode' is {_short(doc['dice_mode'])!r}, not "
                     "'digital' or 'physical'", _DAMAGED)
