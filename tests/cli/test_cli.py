@@ -120,4 +120,4 @@ def test_screenshot_of_the_start_screen(home: Path) -> None:
 
     with Image.open(out) as im:
         assert im.size == (800, 600)
-        assert len(set(im.convert("RGB").getdata())) > 20  # not a blank image
+        assert len(im.convert("RGB").getcolors(maxcolors=1 << 20) or ()) > 20  # not blank
