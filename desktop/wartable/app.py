@@ -8,7 +8,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QEventLoop, QTimer
 from PySide6.QtGui import QIcon
-from PySide6.QtWidgets import QApplication, QMessageBox
+from PySide6.QtWidgets import QApplication
 
 from wartable import __version__
 from wartable.core.errors import WartableError
@@ -38,11 +38,7 @@ def run_gui() -> int:
     win = MainWindow()
     win.show()
     if crashed is not None:
-        r = QMessageBox.question(
-            win, "Wartable", "Wartable did not close properly last time.\n"
-            f"Restore the last autosave ({crashed.name})?")
-        if r == QMessageBox.StandardButton.Yes:
-            win.open_path(crashed)
+        win.offer_recovery(crashed)
     code = app.exec()
     autosave.mark_clean_exit()
     return int(code)

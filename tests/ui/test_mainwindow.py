@@ -99,8 +99,9 @@ def test_drag_a_counter_then_undo_and_redo(win: MainWindow, qtbot: QtBot) -> Non
     assert win.snapshot.session.state.piece("blue.infantry.1").location == "0305"
 
 
-def test_refused_move_shows_the_reason_and_puts_the_counter_back(win: MainWindow,
-                                                                 qtbot: QtBot) -> None:
+def test_refused_move_shows_the_reason_and_puts_the_counter_back(
+    win: MainWindow, qtbot: QtBot
+) -> None:
     start(win, qtbot)
     win.map.set_zoom(100)
     win.map.center_on_location("0605")
@@ -187,7 +188,8 @@ def test_free_play_moves_anything_and_logs_it(win: MainWindow, qtbot: QtBot) -> 
         drag(win, "0205", "0905")
     assert win.snapshot.session.state.piece("blue.infantry.1").location == "0905"
     assert win.log.visible_texts()[-1].startswith(
-        "T1 House rule: Blue moved Blue 1st Inf 0205 → 0905 (free play)")
+        "T1 House rule: Blue moved Blue 1st Inf 0205 → 0905 (free play)"
+    )
 
 
 def test_log_filters_by_kind(win: MainWindow, qtbot: QtBot) -> None:
@@ -199,3 +201,39 @@ def test_log_filters_by_kind(win: MainWindow, qtbot: QtBot) -> None:
     win.log.kind.setCurrentText("All")
     win.log.text.setText("turn 1")
     assert win.log.visible_texts() == ["T1 Turn 1: Blue player turn — Movement  [S4]"]
+
+
+def test_autosave_at_step_end_and_recovery_after_a_crash(
+    qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """DESIGN.md, Save files: autosave at every step end; after a crash the app offers
+    the last autosave. Here the first window 'crashes' (its lock is left behind with a
+    dead pid) and a second one restores the game."""
+    from PySide6.QtWidgets import QMessageBox
+
+    from wartable.persistence import autosave
+
+    w = MainWindow(autosave=True, confirm_close=False)
+    qtbot.addWidget(w)
+    w.show()
+    start(w, qtbot)
+    with qtbot.waitSignal(w.client.snapshotReady):
+        drag(w, "0205", "0305")
+    assert autosave.latest_autosave() is None  # moves inside a step do not autosave
+    with qtbot.waitSignal(w.client.snapshotReady):
+        w.end_step()
+    qtbot.waitUntil(lambda: autosave.latest_autosave() is not None, timeout=5000)
+    w.client.shutdown()
+    autosave.lock_path().write_text("999999999")  # a lock whose process is gone
+    crashed = autosave.crashed_last_time()
+    assert crashed == autosave.latest_autosave()
+
+    monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Yes)
+    w2 = MainWindow(autosave=False, confirm_close=False)
+    qtbot.addWidget(w2)
+    w2.show()
+    with qtbot.waitSignal(w2.client.snapshotReady, timeout=10000) as sig:
+        assert w2.offer_recovery(crashed)
+    st = sig.args[0].session.state
+    assert st.piece("blue.infantry.1").location == "0305" and st.active_side == "red"
+    w2.close()

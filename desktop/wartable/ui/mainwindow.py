@@ -401,6 +401,16 @@ class MainWindow(QMainWindow):
         self.settings = replace(self.settings, palette=name)
         self.map.set_palette(name)
 
+    def offer_recovery(self, autosave_path: Path) -> bool:
+        """After a crash: offer the newest autosave. True if the player took it."""
+        r = QMessageBox.question(
+            self, "Wartable", "Wartable did not close properly last time.\n"
+            f"Restore the last autosave ({autosave_path.name})?")
+        if r != QMessageBox.StandardButton.Yes:
+            return False
+        self.open_path(autosave_path)
+        return True
+
     def about(self) -> None:
         QMessageBox.about(
             self,
