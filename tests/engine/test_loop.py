@@ -186,3 +186,19 @@ def test_same_seed_same_rolls(game: Game) -> None:
         return out.events[0].text
     assert roll(5) == roll(5)
     assert len({roll(n) for n in range(12)}) > 1
+
+
+def test_dice_mode_can_switch_mid_game_and_is_logged(game: Game) -> None:
+    """Issue 7: any roll can be typed from real dice, per game or from a point on."""
+    from wartable.engine.actions import SET_DICE_MODE
+
+    s = start(game, "contact")
+    out = apply(game, s, Action.make(SET_DICE_MODE, "red", mode="physical"))
+    assert out.state.dice_mode == "physical"
+    assert out.events[0].text == "Red switched to physical dice"
+    with pytest.raises(IllegalAction, match="already uses physical dice"):
+        apply(game, out.state, Action.make(SET_DICE_MODE, "blue", mode="physical"))
+    s = _to_blue_combat(game, out.state)
+    s = apply(game, s, Action.make("attack", "blue", attackers=("blue.armour.1",),
+                                   target="1105")).state
+    assert prompt(game, s, "blue").dice is not None  # the roll is asked, not made

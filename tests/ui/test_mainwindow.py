@@ -237,3 +237,43 @@ def test_autosave_at_step_end_and_recovery_after_a_crash(
     st = sig.args[0].session.state
     assert st.piece("blue.infantry.1").location == "0305" and st.active_side == "red"
     w2.close()
+
+
+def test_table_mode_enlarges_text_and_shows_rolls_large(win: MainWindow, qtbot: QtBot) -> None:
+    """Issue 7, table mode: larger text and a large display of each roll and its result."""
+    start(win, qtbot, scenario="contact")
+    base = win.side.font().pointSizeF()
+    win.act_table.trigger()
+    assert win.table_mode and win.side.font().pointSizeF() == pytest.approx(base * 1.45)
+    for _ in range(3):
+        with qtbot.waitSignal(win.client.snapshotReady):
+            win.end_step()
+    from wartable.engine.actions import Action
+
+    with qtbot.waitSignal(win.client.snapshotReady) as sig:
+        win.submit(Action.make("attack", "blue", attackers=("blue.armour.1",), target="1105"))
+    assert win.dice_display.isVisible()
+    shown = win.dice_display.text().splitlines()
+    assert shown[0].startswith("Attack on 1105: rolled ")
+    assert shown[1].startswith("Attack on 1105: roll ") and " → " in shown[1]
+    assert win.dice_display.font().pointSizeF() == pytest.approx(22.0)
+    assert sig.args[0].session.state.dice_mode == "digital"
+    win.act_table.trigger()
+    assert not win.table_mode and win.side.font().pointSizeF() == pytest.approx(base)
+
+
+def test_switch_to_physical_dice_mid_game(win: MainWindow, qtbot: QtBot) -> None:
+    start(win, qtbot, scenario="contact")
+    with qtbot.waitSignal(win.client.snapshotReady) as sig:
+        win.act_physical.trigger()
+    assert sig.args[0].session.state.dice_mode == "physical"
+    assert win.act_physical.isChecked()
+    assert win.log.visible_texts()[-1] == "T1 Blue switched to physical dice"
+
+
+def test_pinch_zooms_around_its_centre(win: MainWindow, qtbot: QtBot) -> None:
+    start(win, qtbot)
+    win.map.set_zoom(100)
+    centre = win.map.viewport().mapToGlobal(win.map.viewport().rect().center())
+    win.map.pinch(1.5, QPointF(centre))
+    assert win.map.zoom_percent() == pytest.approx(150)

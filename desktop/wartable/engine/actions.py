@@ -16,6 +16,7 @@ END_STEP = "end_step"
 FREE_MOVE = "free_move"  # house rules: move any piece anywhere, logged as an override
 DICE = "dice"  # the typed result of a physical roll
 RESIGN = "resign"
+SET_DICE_MODE = "set_dice_mode"  # any side switches computer/physical dice; logged
 
 
 @dataclass(frozen=True, slots=True)

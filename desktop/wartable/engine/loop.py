@@ -13,6 +13,7 @@ from wartable.engine.actions import (
     END_STEP,
     FREE_MOVE,
     RESIGN,
+    SET_DICE_MODE,
     Action,
     Button,
     DiceAsk,
@@ -104,6 +105,8 @@ def apply(game: Game, state: GameState, action: Action) -> Outcome:
     pos = game.position(state)
     if action.verb == FREE_MOVE:
         out = _free_move(game, state, action)
+    elif action.verb == SET_DICE_MODE:
+        out = _set_dice_mode(game, state, action)
     else:
         who = deciding_side(state)
         if action.side != who:
@@ -207,6 +210,22 @@ def _free_move(game: Game, state: GameState, action: Action) -> Outcome:
             f"{game.rules.piece_name(game, p)} {p.location} → {to} (free play)")
     return Outcome(state.with_piece(replace(p, location=to)),
                    (Event("override", text, action.side),))
+
+
+def _set_dice_mode(game: Game, state: GameState, action: Action) -> Outcome:
+    """Players may switch between computer and physical dice at any time; the next roll
+    uses the new mode. A roll already asked for stays as asked."""
+    mode = action.args.get("mode")
+    if mode not in ("digital", "physical"):
+        raise IllegalAction("Dice mode must be 'digital' (computer dice) or 'physical'.")
+    if mode == state.dice_mode:
+        raise IllegalAction(f"The game already uses {_MODE_NAMES[mode]}.")
+    who = game.definition.side(action.side).name
+    return Outcome(replace(state, dice_mode=mode),
+                   (Event("dice", f"{who} switched to {_MODE_NAMES[mode]}", action.side),))
+
+
+_MODE_NAMES = {"digital": "computer dice", "physical": "physical dice"}
 
 
 # --- dice ---------------------------------------------------------------------

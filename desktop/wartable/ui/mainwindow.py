@@ -26,10 +26,11 @@ from PySide6.QtWidgets import (
 
 from wartable import __version__
 from wartable.core.frozen import FrozenMap
-from wartable.engine.actions import DICE, END_STEP, FREE_MOVE, Action, Button
+from wartable.engine.actions import DICE, END_STEP, FREE_MOVE, SET_DICE_MODE, Action, Button
 from wartable.engine.loop import deciding_side
 from wartable.persistence import settings as settings_mod
 from wartable.persistence.locations import saves_dir
+from wartable.ui.dicedisplay import DiceDisplay
 from wartable.ui.logpanel import LogPanel
 from wartable.ui.mapview import ZOOM_PRESETS, MapView, OverviewMap, StackInspector
 from wartable.ui.sidepanel import SidePanel
@@ -50,6 +51,7 @@ class MainWindow(QMainWindow):
         self.setWindowTitle("Wartable")
         self.resize(1400, 900)
         self.confirm_close = confirm_close
+        self._base_point_size = self.font().pointSizeF()
         self.settings, warning = settings_mod.load_settings()
         self.snapshot: Snapshot | None = None
         self.free_play = False
@@ -63,6 +65,8 @@ class MainWindow(QMainWindow):
         self.start_scroll.setWidgetResizable(True)
         self.start_scroll.setFrameShape(QFrame.Shape.NoFrame)
         self.map = MapView()
+        self.dice_display = DiceDisplay(self.map.viewport())
+        self.table_mode = False
         self.stack.addWidget(self.start_scroll)
         self.stack.addWidget(self.map)
         self.setCentralWidget(self.stack)
@@ -159,6 +163,9 @@ class MainWindow(QMainWindow):
             self._act(zm, f"{pct} %", lambda _=False, p=pct: self.map.set_zoom(p))
         m.addSeparator()
         self._act(m, "F&ull Screen", self.toggle_full_screen, "F11", "actFullScreen")
+        self.act_table = self._act(m, "&Table Mode (large text, full screen)",
+                                   self.toggle_table_mode, "F10", "actTableMode")
+        self.act_table.setCheckable(True)
         self.act_palette = self._act(
             m, "&Colour-blind palette", self.toggle_palette, None, "actPalette"
         )
@@ -170,6 +177,9 @@ class MainWindow(QMainWindow):
 
         m = mb.addMenu("&Game")
         self.act_end = self._act(m, "&End Step", self.end_step, "Ctrl+Return", "actEndStep")
+        self.act_physical = self._act(m, "&Physical Dice (type each roll)",
+                                      self.toggle_physical_dice, None, "actPhysicalDice")
+        self.act_physical.setCheckable(True)
         m = mb.addMenu("&Help")
         self._act(m, "&About Wartable", self.about, None, "actAbout")
 
@@ -313,6 +323,8 @@ class MainWindow(QMainWindow):
             self.log.set_events(snap.session.events)
         else:
             self.log.append(snap.new_events)
+            self.dice_display.show_events(snap.new_events)
+        self.act_physical.setChecked(snap.session.state.dice_mode == "physical")
         if snap.path is not None and not snap.dirty:
             self.settings = settings_mod.add_recent(self.settings, str(snap.path))
             self.start.set_recent(self.settings.recent_files)
@@ -392,6 +404,33 @@ class MainWindow(QMainWindow):
             self.overview_dock.raise_()
             # The map gets the room: the log starts a few lines tall.
             self.resizeDocks([self.log_dock], [150], Qt.Orientation.Vertical)
+
+    def toggle_physical_dice(self) -> None:
+        """Switch computer/physical dice from the next roll on (logged by the engine)."""
+        snap = self.snapshot
+        if snap is None or snap.prompt.finished:
+            return
+        mode = "physical" if snap.session.state.dice_mode == "digital" else "digital"
+        self.submit(Action.make(SET_DICE_MODE, snap.prompt.side, mode=mode))
+
+    def toggle_table_mode(self) -> None:
+        """Face to face: full screen, larger text, counters and buttons readable from across
+        a table, and a large display of each roll."""
+        self.table_mode = not self.table_mode
+        self.act_table.setChecked(self.table_mode)
+        scale = 1.45 if self.table_mode else 1.0
+        f = self.font()
+        f.setPointSizeF(self._base_point_size * scale)
+        for w in (self.side, self.log, self.inspector, self.statusBar()):
+            w.setFont(f)
+        self.side.setStyleSheet("QPushButton { padding: 10px; }" if self.table_mode else "")
+        self.dice_display.set_large(self.table_mode)
+        if self.table_mode:
+            self.showFullScreen()
+            self.map.set_zoom(max(self.map.zoom_percent() * 1.5, 100))
+        else:
+            self.showNormal()
+            self.map.fit()
 
     def toggle_full_screen(self) -> None:
         self.showNormal() if self.isFullScreen() else self.showFullScreen()

@@ -54,7 +54,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from PySide6.QtCore import QPoint, QPointF, QRectF, QSize, Qt, Signal
+from PySide6.QtCore import QEvent, QPoint, QPointF, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import (
     QColor,
     QFont,
@@ -1045,6 +1045,7 @@ class MapView(QGraphicsView):
         self.viewport().setMouseTracking(True)
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self._percent = 100.0
+        self._fitted = False
         self._base = 1.0
         self._legal: dict[str, tuple[str, ...]] = {}
         self._costs: dict[str, dict[str, float]] = {}
@@ -1058,6 +1059,24 @@ class MapView(QGraphicsView):
         self._press_empty: QPointF | None = None
         self.horizontalScrollBar().valueChanged.connect(self.viewChanged)
         self.verticalScrollBar().valueChanged.connect(self.viewChanged)
+        # Touch screens and tablets at the table: pinch to zoom (drag already pans/moves).
+        self.viewport().setAttribute(Qt.WidgetAttribute.WA_AcceptTouchEvents)
+        self.viewport().grabGesture(Qt.GestureType.PinchGesture)
+
+    def viewportEvent(self, event: QEvent) -> bool:  # noqa: N802 - Qt override
+        if event.type() == QEvent.Type.Gesture:
+            pinch = event.gesture(Qt.GestureType.PinchGesture)  # type: ignore[attr-defined]
+            if pinch is not None:
+                self.pinch(pinch.scaleFactor(), pinch.centerPoint())
+                event.accept()
+                return True
+        return super().viewportEvent(event)
+
+    def pinch(self, factor: float, center: QPointF) -> None:
+        """Zoom by a pinch's scale factor around its centre (screen coordinates)."""
+        if factor > 0:
+            anchor = self.viewport().mapFromGlobal(center.toPoint())
+            self.set_zoom(self.zoom_percent() * factor, QPointF(anchor))
 
     # -- board and pieces ------------------------------------------------------------------
 
@@ -1203,6 +1222,7 @@ class MapView(QGraphicsView):
         """Zoom to `percent` (clamped to 10-800), keeping the map point under
         `anchor_view_point` (viewport coordinates; default the centre) where it is."""
         percent = max(MIN_ZOOM, min(MAX_ZOOM, float(percent)))
+        self._fitted = False
         vp = self.viewport().rect()
         anchor = QPointF(anchor_view_point) if anchor_view_point is not None else (
             QPointF(vp.width() / 2, vp.height() / 2))
@@ -1243,6 +1263,13 @@ class MapView(QGraphicsView):
         k = min((vp.width() - 8) / r.width(), (vp.height() - 8) / r.height())
         self.set_zoom(k / self._base * 100.0)
         self.centerOn(r.center())
+        # Stay fitted while the window or its docks change size, until the user zooms.
+        self._fitted = True
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt override
+        super().resizeEvent(event)
+        if self._fitted:
+            self.fit()
 
     def center_on_location(self, loc: str) -> None:
         if self.board is not None:
