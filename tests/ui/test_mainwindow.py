@@ -254,9 +254,13 @@ def test_table_mode_enlarges_text_and_shows_rolls_large(win: MainWindow, qtbot: 
         win.submit(Action.make("attack", "blue", attackers=("blue.armour.1",), target="1105"))
     assert win.dice_display.isVisible()
     shown = win.dice_display.text().splitlines()
-    assert shown[0].startswith("Attack on 1105: rolled ")
-    assert shown[1].startswith("Attack on 1105: roll ") and " → " in shown[1]
+    assert shown[0].startswith("Attack on 1105: roll ") and " → " in shown[0]
+    assert all("rolled" not in line for line in shown)  # the bare roll is folded in
     assert win.dice_display.font().pointSizeF() == pytest.approx(22.0)
+    # It stays over the visible map even after the map scrolls.
+    win.map.set_zoom(300)
+    win.map.center_on_location("0101")
+    assert win.map.viewport().geometry().contains(win.dice_display.geometry().topLeft())
     assert sig.args[0].session.state.dice_mode == "digital"
     win.act_table.trigger()
     assert not win.table_mode and win.side.font().pointSizeF() == pytest.approx(base)

@@ -16,7 +16,9 @@ SHOW_MS = 4500
 
 
 class DiceDisplay(QLabel):
-    """Overlay on `host` (the map viewport): top centre, semi-opaque, fades after a while."""
+    """Overlay on `host` (the map view): top centre of its viewport, hidden after a while.
+
+    A child of the view, not of its viewport: scrolling moves a viewport's children."""
 
     def __init__(self, host: QWidget) -> None:
         super().__init__(host)
@@ -48,7 +50,11 @@ class DiceDisplay(QLabel):
 
     def show_events(self, events: Sequence[Event]) -> bool:
         """Show the rolls and results among `events`; True if anything was shown."""
-        lines = [e.text for e in events if e.kind in SHOWN_KINDS]
+        shown = [e for e in events if e.kind in SHOWN_KINDS]
+        if any(e.kind != "dice" for e in shown):
+            # A result line repeats the roll with its modifiers: the bare roll is noise.
+            shown = [e for e in shown if e.kind != "dice"]
+        lines = [e.text for e in shown]
         if not lines:
             return False
         self.setText("\n".join(lines[-4:]))
@@ -62,12 +68,14 @@ class DiceDisplay(QLabel):
         host = self.parentWidget()
         if host is None:
             return
-        width = int(host.width() * (0.8 if self._large else 0.6))
-        self.setFixedWidth(max(200, width))
-        self.adjustSize()
-        self.move((host.width() - self.width()) // 2, 16)
+        area = host.viewport().geometry() if hasattr(host, "viewport") else host.rect()
+        width = max(200, int(area.width() * (0.8 if self._large else 0.6)))
+        self.setFixedWidth(width)
+        self.setFixedHeight(self.heightForWidth(width))  # wrapped text needs its own height
+        self.move(area.x() + (area.width() - self.width()) // 2, area.y() + 16)
 
     def eventFilter(self, obj: QObject, ev: QEvent) -> bool:  # noqa: N802 - Qt override
         if ev.type() == QEvent.Type.Resize and self.isVisible():
-            self._place()
+            # Filters run before the view lays out its viewport: place after it has.
+            QTimer.singleShot(0, self._place)
         return False

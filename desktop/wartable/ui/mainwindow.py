@@ -65,7 +65,7 @@ class MainWindow(QMainWindow):
         self.start_scroll.setWidgetResizable(True)
         self.start_scroll.setFrameShape(QFrame.Shape.NoFrame)
         self.map = MapView()
-        self.dice_display = DiceDisplay(self.map.viewport())
+        self.dice_display = DiceDisplay(self.map)
         self.table_mode = False
         self.stack.addWidget(self.start_scroll)
         self.stack.addWidget(self.map)
