@@ -10,6 +10,8 @@ S5 Combat: units next to an enemy hex may attack it once per Combat step, togeth
     that side, even in the other side's turn); with none free the units are eliminated.
 S6 Victory: eliminate every enemy unit; after the last turn the side with more
     units left wins.
+S7 Fog of war (option "fog"): a side sees only the top unit of each enemy stack on the
+    map (the unit with the lowest id); the top unit carries the count of those hidden.
 """
 
 from __future__ import annotations
@@ -165,7 +167,10 @@ class SkirmishRules(Rules):
             raise IllegalAction(f"{name} cannot reach {to} this step [S4].")
         text = f"{name} moves {p.location} → {to} ({costs[to]:g} MP)"
         moved = replace(p, location=to, attrs=p.attrs.set("moved", True))
-        return Outcome(state.with_piece(moved), (Event("move", text, p.side, "S4"),))
+        # S7: under fog of war the enemy does not read where each unit went.
+        private = p.side if state.option("fog", False) else ""
+        return Outcome(state.with_piece(moved),
+                       (Event("move", text, p.side, "S4", private_to=private),))
 
     # --- S5 combat -------------------------------------------------------------
     def attack(self, game: Game, state: GameState, action: Action) -> Outcome:
@@ -343,6 +348,26 @@ class SkirmishRules(Rules):
             if ids:
                 out.append(Action.make("attack", prompt.side, attackers=ids, target=target))
         return tuple(out)
+
+    # --- S7 fog of war ----------------------------------------------------------
+    def hidden_information(self, game: Game, state: GameState) -> bool:
+        return bool(state.option("fog", False))
+
+    def view(self, game: Game, state: GameState, side: str | None) -> GameState:
+        if side is None or not state.option("fog", False):
+            return state
+        pieces = dict(state.pieces)
+        stacks: dict[str, list[Piece]] = {}
+        for p in state.pieces.values():
+            if p.side != side and p.location != DEAD:
+                stacks.setdefault(p.location, []).append(p)
+        for units in stacks.values():
+            if len(units) > 1:
+                top, *rest = sorted(units, key=lambda p: p.id)
+                for p in rest:
+                    del pieces[p.id]
+                pieces[top.id] = top.with_attr("hidden_count", len(rest))
+        return replace(state, pieces=FrozenMap(pieces))
 
     # --- S6 victory ------------------------------------------------------------
     def check_victory(self, game: Game, state: GameState) -> str | None:

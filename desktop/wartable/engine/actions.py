@@ -90,10 +90,15 @@ class Event:
     rule: str = ""
     turn: int = 0
     step: str = ""
+    private_to: str = ""  # a side id: only that side may read it (hidden information)
 
     def to_dict(self) -> dict[str, Any]:
         return {"kind": self.kind, "text": self.text, "side": self.side, "rule": self.rule,
-                "turn": self.turn, "step": self.step}
+                "turn": self.turn, "step": self.step, "private_to": self.private_to}
+
+    def visible_to(self, sides: frozenset[str] | None) -> bool:
+        """May a player holding `sides` read it? None: everything (open information)."""
+        return sides is None or not self.private_to or self.private_to in sides
 
 
 @dataclass(frozen=True, slots=True)

@@ -84,8 +84,13 @@ class Rules:
         return "The last turn is over."
 
     def view(self, game: Game, state: GameState, side: str | None) -> GameState:
-        """What `side` may see (None: an observer). Games with hidden information override."""
+        """What `side` may see (None: everything, for solitaire with open information).
+        Games with hidden information override this and `hidden_information`."""
         return state
+
+    def hidden_information(self, game: Game, state: GameState) -> bool:
+        """Does any side keep secrets now? Then hotseat play needs a privacy curtain."""
+        return any(s.hidden_info for s in game.definition.sides)
 
     def candidate_actions(self, game: Game, state: GameState, prompt: Prompt) -> tuple[Action, ...]:
         """Actions random play may try now; by default the prompt's moves and buttons.

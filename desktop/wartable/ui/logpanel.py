@@ -26,6 +26,7 @@ class LogPanel(QWidget):
         super().__init__(parent)
         self.events: list[Event] = []
         self.definition: GameDefinition | None = None
+        self.viewer: frozenset[str] | None = None  # sides whose private events show
         lay = QVBoxLayout(self)
         lay.setContentsMargins(2, 2, 2, 2)
         row = QHBoxLayout()
@@ -86,7 +87,15 @@ class LogPanel(QWidget):
                 combo.setCurrentText(cur if cur in values else _ALL)
                 combo.blockSignals(False)
 
+    def set_viewer(self, sides: frozenset[str] | None) -> None:
+        """Hidden information: show only events these sides may read (None: all)."""
+        if sides != self.viewer:
+            self.viewer = sides
+            self._refilter()
+
     def _matches(self, e: Event) -> bool:
+        if not e.visible_to(self.viewer):
+            return False
         if self.turn.currentText() != _ALL and str(e.turn) != self.turn.currentText():
             return False
         side_id = self.side.currentData()

@@ -28,8 +28,11 @@ from wartable import __version__
 from wartable.core.frozen import FrozenMap
 from wartable.engine.actions import DICE, END_STEP, FREE_MOVE, SET_DICE_MODE, Action, Button
 from wartable.engine.loop import deciding_side
+from wartable.model.state import Piece
+from wartable.model.values import freeze
 from wartable.persistence import settings as settings_mod
 from wartable.persistence.locations import saves_dir
+from wartable.ui.curtain import Curtain
 from wartable.ui.dicedisplay import DiceDisplay
 from wartable.ui.logpanel import LogPanel
 from wartable.ui.mapview import ZOOM_PRESETS, MapView, OverviewMap, StackInspector
@@ -66,9 +69,12 @@ class MainWindow(QMainWindow):
         self.start_scroll.setFrameShape(QFrame.Shape.NoFrame)
         self.map = MapView()
         self.dice_display = DiceDisplay(self.map)
+        self.curtain = Curtain()
+        self.seated: str | None = None  # the player now at the screen (hotseat)
         self.table_mode = False
         self.stack.addWidget(self.start_scroll)
         self.stack.addWidget(self.map)
+        self.stack.addWidget(self.curtain)
         self.setCentralWidget(self.stack)
 
         self.side = SidePanel()
@@ -190,6 +196,7 @@ class MainWindow(QMainWindow):
         c.busyChanged.connect(self.progress.setVisible)
         c.progress.connect(lambda _r, pct, text: self._progress(pct, text))
         self.start.startRequested.connect(self.new_game)
+        self.curtain.ready.connect(self.take_seat)
         self.start.openRequested.connect(self.open_dialog)
         self.side.buttonClicked.connect(self.on_button)
         self.side.diceEntered.connect(self.on_dice)
@@ -201,10 +208,12 @@ class MainWindow(QMainWindow):
         self._update_actions()
 
     # --- commands to the worker ------------------------------------------------
-    def new_game(
-        self, game_id: str, scenario: str, seed: str = "1", dice_mode: str = "digital"
-    ) -> None:
-        self.client.send(NewGame(game_id, scenario, FrozenMap(), seed, dice_mode))
+    def new_game(self, game_id: str, scenario: str, seed: str = "1",
+                 dice_mode: str = "digital", table: dict[str, object] | None = None) -> None:
+        """`table`: rule options plus the seats per side ("table.seats") and solitaire
+        ("table.solitaire"), kept with the game's options so a save reopens seated alike."""
+        self.seated = None
+        self.client.send(NewGame(game_id, scenario, freeze(table or {}), seed, dice_mode))
         self.settings = replace(self.settings, last_game=game_id)
 
     def open_path(self, path: Path) -> None:
@@ -313,33 +322,100 @@ class MainWindow(QMainWindow):
             self.log.set_definition(game.definition)
             self._board_key = key
         new_board = self.stack.currentWidget() is not self.map or first
-        if self.stack.currentWidget() is not self.map:
-            self.stack.setCurrentWidget(self.map)
+        if first:
+            self.seated = None
+        if self.stack.currentWidget() is self.start_scroll:
             self._set_game_docks(True)
-        if new_board:
-            self.map.fit()  # after the map is shown, so it fits the real viewport
-        self._draw(snap)
+        if self._needs_curtain(snap):
+            self._lower_curtain(snap)
+        else:
+            if self.stack.currentWidget() is not self.map:
+                self.stack.setCurrentWidget(self.map)
+            if new_board:
+                self.map.fit()  # after the map is shown, so it fits the real viewport
+            self._draw(snap)
+        self.log.set_viewer(self._viewer_sides(snap))
         if first:
             self.log.set_events(snap.session.events)
         else:
             self.log.append(snap.new_events)
-            self.dice_display.show_events(snap.new_events)
+            viewer = self._viewer_sides(snap)
+            self.dice_display.show_events([e for e in snap.new_events if e.visible_to(viewer)])
         self.act_physical.setChecked(snap.session.state.dice_mode == "physical")
         if snap.path is not None and not snap.dirty:
             self.settings = settings_mod.add_recent(self.settings, str(snap.path))
             self.start.set_recent(self.settings.recent_files)
         self._update_actions()
 
-    def _visible_pieces(self) -> list[object]:
+    # --- hotseat: seats, curtain, views -------------------------------------------
+    def _table(self, snap: Snapshot) -> tuple[dict[str, str], bool]:
+        opts = snap.session.state.options
+        seats = dict(opts.get("table.seats", {}))
+        d = snap.session.game.definition
+        for i, s in enumerate(d.sides, 1):  # older saves and the CLI: one seat per side
+            seats.setdefault(s.id, f"Player {i}")
+        return seats, bool(opts.get("table.solitaire", False))
+
+    def _hidden(self, snap: Snapshot) -> bool:
+        g = snap.session.game
+        seats, solitaire = self._table(snap)
+        return (not solitaire and not snap.prompt.finished
+                and g.rules.hidden_information(g, snap.session.state))
+
+    def _needs_curtain(self, snap: Snapshot) -> bool:
+        """Before a side with secrets acts, a player who is not seated must take the seat."""
+        if not self._hidden(snap) or not snap.prompt.side:
+            return False
+        seats, _ = self._table(snap)
+        return seats[snap.prompt.side] != self.seated
+
+    def _viewer_sides(self, snap: Snapshot) -> frozenset[str] | None:
+        """The sides whose information may be shown now (None: everything)."""
+        if not self._hidden(snap):
+            return None
+        seats, _ = self._table(snap)
+        return frozenset(s for s, p in seats.items() if p == self.seated)
+
+    def _lower_curtain(self, snap: Snapshot) -> None:
+        seats, _ = self._table(snap)
+        player = seats[snap.prompt.side]
+        d = snap.session.game.definition
+        sides = " and ".join(s.name for s in d.sides if seats[s.id] == player)
+        self.map.set_pieces([])  # nothing of anyone's position stays drawn behind it
+        self.map.set_legal_moves({}, {})
+        self.inspector.set_stack("", [], d)
+        self.curtain.ask(player, sides)
+        self.stack.setCurrentWidget(self.curtain)
+        self.side.show_session(snap.session, replace(
+            snap.prompt, text=f"Waiting for {player} to take the seat.", buttons=(),
+            moves=FrozenMap(), dice=None, waiting=True))
+
+    def take_seat(self, player: str) -> None:
+        """The asked player took the seat: lift the curtain on that player's view. Anyone
+        else cannot lift it (the curtain names who must sit)."""
+        snap = self.snapshot
+        if snap is None or (self.stack.currentWidget() is self.curtain
+                            and player != self.curtain.player):
+            return
+        self.seated = player
+        self.stack.setCurrentWidget(self.map)
+        self.log.set_viewer(self._viewer_sides(snap))
+        self._draw(snap)
+
+    def _visible_pieces(self) -> list[Piece]:
         snap = self.snapshot
         assert snap is not None
         g = snap.session.game
-        # Face to face on one screen: show what the side to act may see.
-        view = g.rules.view(g, snap.session.state, snap.prompt.side or None)
-        return list(view.pieces.values())
+        viewer = self._viewer_sides(snap)
+        if viewer is None:  # open information, solitaire, or the game is over
+            return list(snap.session.state.pieces.values())
+        side = snap.prompt.side if snap.prompt.side in viewer else next(iter(sorted(viewer)), None)
+        return list(g.rules.view(g, snap.session.state, side).pieces.values())
 
     def _draw(self, snap: Snapshot) -> None:
-        self.map.set_pieces(self._visible_pieces())  # type: ignore[arg-type]
+        if self.stack.currentWidget() is self.curtain:
+            return  # nothing is drawn behind the curtain
+        self.map.set_pieces(self._visible_pieces())
         if self.free_play:
             self.map.set_legal_moves({}, {})
         else:

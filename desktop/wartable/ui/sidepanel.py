@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
 
 from wartable.engine.actions import Button, Prompt
 from wartable.engine.session import Session
+from wartable.ui.widgets import discard
 
 
 class SidePanel(QWidget):
@@ -168,7 +169,7 @@ class SidePanel(QWidget):
 
     def _set_buttons(self, prompt: Prompt) -> None:
         for b in self.buttons:
-            b.deleteLater()
+            discard(b)
         self.buttons = []
         for spec in prompt.buttons:
             label = spec.label + (f"  [{spec.rule}]" if spec.rule else "")
@@ -182,8 +183,8 @@ class SidePanel(QWidget):
             self.buttons.append(b)
 
     def _set_dice(self, prompt: Prompt) -> None:
-        for s in self.dice_spins:
-            s.deleteLater()
+        for spin in self.dice_spins:
+            discard(spin)
         self.dice_spins = []
         ask = prompt.dice
         self.dice_row.setVisible(ask is not None)

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
+    QCheckBox,
     QComboBox,
     QFormLayout,
     QGroupBox,
@@ -21,11 +22,14 @@ from PySide6.QtWidgets import (
 )
 
 from wartable.games import registry
+from wartable.model.definition import GameDefinition
 from wartable.persistence.gamedata import load_game
+from wartable.ui.widgets import discard
 
 
 class StartScreen(QWidget):
-    startRequested = Signal(str, str, str, str)  # game id, scenario id, seed, dice mode
+    # game id, scenario id, seed, dice mode, table options (seats per side, solitaire)
+    startRequested = Signal(str, str, str, str, object)
     openRequested = Signal(object)  # Path, or None for "choose a file"
 
     def __init__(self, parent: QWidget | None = None) -> None:
@@ -76,6 +80,18 @@ class StartScreen(QWidget):
         self.dice.addItem("Physical dice (type each roll)", "physical")
         form.addRow("Dice", self.dice)
         gl.addLayout(form)
+        self.options_box = QGroupBox("Rule options")
+        self.options_layout = QVBoxLayout(self.options_box)
+        self.option_checks: dict[str, QCheckBox] = {}
+        gl.addWidget(self.options_box)
+        self.players_box = QGroupBox("Players (face to face: one name per seat)")
+        self.players_form = QFormLayout(self.players_box)
+        self.solitaire = QCheckBox("Solitaire: I play every side, with open information")
+        self.solitaire.setObjectName("solitaire")
+        self.solitaire.toggled.connect(self._solitaire_toggled)
+        self.players_form.addRow(self.solitaire)
+        self.player_edits: dict[str, QLineEdit] = {}
+        gl.addWidget(self.players_box)
         self.start = QPushButton("Start game")
         self.start.setObjectName("startButton")
         self.start.setDefault(True)
@@ -138,6 +154,46 @@ class StartScreen(QWidget):
         self.start.setEnabled(True)
         for sc in d.scenarios.values():
             self.scenario.addItem(sc.name, sc.id)
+        self._fill_players([(s.id, s.name) for s in d.sides])
+        self._fill_options(d)
+
+    def _fill_options(self, d: GameDefinition) -> None:
+        for c in self.option_checks.values():
+            discard(c)
+        self.option_checks = {}
+        for o in d.options:
+            if not isinstance(o.default, bool):
+                continue  # non-yes/no options get their own editor with the game
+            rule = f" [{o.rule}]" if o.rule else ""
+            c = QCheckBox(f"{o.name}{rule}")
+            c.setObjectName(f"option_{o.id}")
+            c.setChecked(o.default)
+            c.setToolTip(o.description)
+            self.options_layout.addWidget(c)
+            self.option_checks[o.id] = c
+        self.options_box.setVisible(bool(self.option_checks))
+
+    def _fill_players(self, sides: list[tuple[str, str]]) -> None:
+        """One name per side; sides given the same name share a seat (e.g. one player
+        with both Axis powers)."""
+        while self.players_form.rowCount() > 1:
+            self.players_form.removeRow(1)
+        self.player_edits = {}
+        for i, (sid, name) in enumerate(sides, 1):
+            edit = QLineEdit(f"Player {i}")
+            edit.setObjectName(f"player_{sid}")
+            self.players_form.addRow(name, edit)
+            self.player_edits[sid] = edit
+        self._solitaire_toggled(self.solitaire.isChecked())
+
+    def _solitaire_toggled(self, on: bool) -> None:
+        for e in self.player_edits.values():
+            e.setEnabled(not on)
+
+    def table_options(self) -> dict[str, object]:
+        seats = {sid: (e.text().strip() or sid) for sid, e in self.player_edits.items()}
+        rules = {oid: c.isChecked() for oid, c in self.option_checks.items()}
+        return {**rules, "table.seats": seats, "table.solitaire": self.solitaire.isChecked()}
 
     def _scenario_changed(self) -> None:
         it = self.games.currentItem()
@@ -153,4 +209,5 @@ class StartScreen(QWidget):
         if it is None or self.scenario.currentData() is None:
             return
         self.startRequested.emit(it.data(Qt.ItemDataRole.UserRole), self.scenario.currentData(),
-                                 self.seed.text().strip() or "1", self.dice.currentData())
+                                 self.seed.text().strip() or "1", self.dice.currentData(),
+                                 self.table_options())

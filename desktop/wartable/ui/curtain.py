@@ -1,0 +1,47 @@
+"""The privacy curtain for face-to-face play with hidden information: before a side with
+secrets acts, the map is covered and that player is asked to take the seat."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import QLabel, QPushButton, QVBoxLayout, QWidget
+
+
+class Curtain(QWidget):
+    ready = Signal(str)  # the player who took the seat
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("curtain")
+        # A plain QWidget subclass paints its style-sheet background only with this.
+        self.setAttribute(Qt.WidgetAttribute.WA_StyledBackground, True)
+        self.setStyleSheet("QWidget#curtain { background: #20262e; } "
+                           "QLabel { color: #f0f0f0; }")
+        lay = QVBoxLayout(self)
+        lay.addStretch(2)
+        self.title = QLabel()
+        self.title.setObjectName("curtainTitle")
+        self.title.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        f = self.title.font()
+        f.setPointSizeF(f.pointSizeF() * 2.2)
+        f.setBold(True)
+        self.title.setFont(f)
+        lay.addWidget(self.title)
+        self.detail = QLabel()
+        self.detail.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.detail.setWordWrap(True)
+        lay.addWidget(self.detail)
+        self.button = QPushButton()
+        self.button.setObjectName("curtainReady")
+        self.button.setMinimumHeight(48)
+        self.button.clicked.connect(lambda: self.ready.emit(self.player))
+        lay.addWidget(self.button, 0, Qt.AlignmentFlag.AlignCenter)
+        lay.addStretch(3)
+        self.player = ""
+
+    def ask(self, player: str, sides: str) -> None:
+        self.player = player
+        self.title.setText(f"Pass the screen to {player}")
+        self.detail.setText(f"{player} plays {sides}. The other players look away; "
+                            "the map shows only what your side may see.")
+        self.button.setText(f"I am {player}: show my side")
