@@ -207,6 +207,18 @@ def cmd_screenshot(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_map(args: argparse.Namespace) -> int:
+    from wartable.mapbuild.commands import add_map_commands
+    from wartable.printing.maprender import render_hex_map
+
+    p = argparse.ArgumentParser(prog="wartable")
+    add_map_commands(p.add_subparsers(dest="command"), render=render_hex_map)
+    inner = p.parse_args(["map", *args.rest])
+    if getattr(inner, "func", None) is None:
+        p.parse_args(["map", "-h"])  # prints the map commands and exits
+    return int(inner.func(inner))
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="wartable", description="Wartable: a desktop table for "
                                 "historical board wargames. With no command, starts the app.")
@@ -239,6 +251,12 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--max-actions", type=int, default=20_000)
     sp.add_argument("--json", action="store_true")
     sp.set_defaults(func=cmd_selfplay)
+    # Heavy command groups (shapely, Pillow) load only when used, so `wartable`,
+    # `--version` and the GUI start without them.
+    sp = sub.add_parser("map", help="build, inspect, locate and render maps (wartable map -h)",
+                        add_help=False)
+    sp.add_argument("rest", nargs=argparse.REMAINDER)
+    sp.set_defaults(func=cmd_map)
     sp = sub.add_parser("screenshot", help="render the main window offscreen to a PNG")
     sp.add_argument("save", nargs="?")
     sp.add_argument("-o", "--output", required=True)

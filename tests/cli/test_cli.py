@@ -121,3 +121,31 @@ def test_screenshot_of_the_start_screen(home: Path) -> None:
     with Image.open(out) as im:
         assert im.size == (800, 600)
         assert len(im.convert("RGB").getcolors(maxcolors=1 << 20) or ()) > 20  # not blank
+
+
+def test_map_locate_prints_the_rulebook_hex(home: Path) -> None:
+    """[3.2] Moscow is hex 4624; Moscow's coordinates must land there on the built map."""
+    r = run("map", "locate", "whatif1940/east", "55.75", "37.62", home=home)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.splitlines()[0] == "4624"
+    assert "Moscow" in r.stdout
+
+
+def test_map_info_and_an_off_map_point(home: Path) -> None:
+    r = run("map", "info", "whatif1940/west", home=home)
+    assert r.returncode == 0 and "hexes: 400" in r.stdout
+    r = run("map", "locate", "whatif1940/east", "10", "10", home=home)
+    assert r.returncode == 1
+    assert r.stderr == "wartable: error: 10.0, 10.0 is off map whatif1940/east\n"
+
+
+def test_version_does_not_load_the_map_builder(home: Path) -> None:
+    code = ("import sys; from wartable.cli import main; main(['games']); "
+            "print(sorted(m for m in sys.modules if m.startswith(('shapely', 'PIL', "
+            "'wartable.mapbuild'))))")
+    path = os.pathsep.join([str(ROOT / "desktop"), str(ROOT / "tests")])
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                       env={**os.environ, "PYTHONPATH": path, "WARTABLE_HOME": str(home),
+                            "WARTABLE_GAME_MODULES": "testgame"}, timeout=60)
+    assert r.returncode == 0, r.stderr
+    assert "wartable.mapbuild" not in r.stdout.splitlines()[-1]

@@ -1,0 +1,293 @@
+"""`wartable map …`: build, inspect, locate and render hex maps.
+
+    wartable map build [ID ...] [--check]     build maps from maps/sources/specs (all if none)
+    wartable map info MAP                     counts: hexes, hexside features, places, terrain
+    wartable map locate MAP LAT LON           the hex at a latitude/longitude, described
+    wartable map render MAP -o FILE.png [--scale PX_PER_HEX] [--geography] [--regions]
+                                              [--crop LABEL[,RADIUS]]
+
+MAP is a map id ("whatif1940/east") or a map file path. Built maps live in
+``wartable.mapdata/<game>/<name>.json.gz`` (the top-level ``maps/`` folder of a checkout)
+with ``<name>.geo.json`` (the fitted georeference, for `locate`) and ``<name>.report.txt``.
+
+Layering: `mapbuild` and `printing` are independent layers of equal rank, so this module does
+not import `wartable.printing`; `render` receives the renderer from the caller
+(`add_map_commands(subparsers, render=...)`) or, by default, looks it up by name at run time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import math
+from collections import Counter
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from wartable.core.errors import DataError, WartableError
+from wartable.maps import HexMap, dump_map, load_map
+
+__all__ = ["add_map_commands", "build_maps", "find_map", "locate"]
+
+RENDERER = "wartable.printing.maprender"
+
+
+def add_map_commands(subparsers: Any, render: Callable[..., Any] | None = None) -> None:
+    """Register `map` and its sub-subcommands on an argparse subparsers object.
+
+    Each handler is stored as ``func`` (takes the Namespace, returns the exit code).
+    """
+    p = subparsers.add_parser("map", help="build, inspect, locate and render maps")
+    sub = p.add_subparsers(dest="map_command", metavar="{build,info,locate,render}")
+    sub.required = True
+
+    b = sub.add_parser("build", help="build hex maps from maps/sources (all when no ID)")
+    b.add_argument("ids", nargs="*", metavar="ID", help='map ids, e.g. "whatif1940/east"')
+    b.add_argument("--check", action="store_true",
+                   help="build in memory and compare with the committed files; write nothing")
+    b.set_defaults(func=cmd_build)
+
+    i = sub.add_parser("info", help="counts of a built map")
+    i.add_argument("map", metavar="MAP")
+    i.set_defaults(func=cmd_info)
+
+    loc = sub.add_parser("locate", help="the hex at a latitude and longitude")
+    loc.add_argument("map", metavar="MAP")
+    loc.add_argument("lat", type=float, metavar="LAT")
+    loc.add_argument("lon", type=float, metavar="LON")
+    loc.set_defaults(func=cmd_locate)
+
+    r = sub.add_parser("render", help="draw a map to a PNG")
+    r.add_argument("map", metavar="MAP")
+    r.add_argument("-o", "--output", required=True, metavar="FILE.png")
+    r.add_argument("--scale", type=float, default=40.0, metavar="PX_PER_HEX",
+                   help="pixels from one hex centre to the next (default 40)")
+    r.add_argument("--geography", action="store_true",
+                   help="draw the real coastlines and rivers over the hexes (rebuilds the map "
+                        "geometry from the sources)")
+    r.add_argument("--regions", action="store_true", help="tint hexes by country/region")
+    r.add_argument("--crop", metavar="LABEL[,RADIUS]",
+                   help="only the hexes within RADIUS (default 4) of hex LABEL")
+    r.set_defaults(func=cmd_render, renderer=render)
+
+
+# --- finding maps -------------------------------------------------------------------------------
+
+
+def find_map(ref: str) -> tuple[HexMap, Path | None]:
+    """A map by id ("whatif1940/east") or by file path; returns the map and its file."""
+    from wartable.mapbuild.sources import maps_dir
+
+    path = Path(ref)
+    if not path.is_file():
+        game, _, name = ref.partition("/")
+        if not name:
+            raise WartableError(f"{ref!r} is neither a map file nor a map id like "
+                                "'whatif1940/east'")
+        path = None  # type: ignore[assignment]
+        for fname in (f"{name}.json.gz", f"{name}.json"):
+            cand = maps_dir() / game / fname
+            if cand.is_file():
+                path = cand
+                break
+        if path is None:
+            raise WartableError(f"map {ref!r} is not built: no {game}/{name}.json(.gz) in "
+                                f"{maps_dir()}; run 'wartable map build {ref}'")
+    m = load_map(path)
+    if not isinstance(m, HexMap):
+        raise WartableError(f"{ref!r} is an area map; these commands work on hex maps")
+    return m, path
+
+
+def _specs() -> dict[str, Path]:
+    from wartable.mapbuild.sources import sources_dir
+    from wartable.mapbuild.spec import load_spec, spec_files
+
+    out = {}
+    for f in spec_files(sources_dir()):
+        out[load_spec(f).id] = f
+    return out
+
+
+# --- build ------------------------------------------------------------------------------------
+
+
+def build_maps(ids: list[str], *, write: bool = True) -> list[tuple[str, str, bool]]:
+    """Build maps; returns (id, report text, files unchanged?) for each."""
+    from wartable.mapbuild.hexbuild import build_hex_map
+    from wartable.mapbuild.sources import load_layers, maps_dir
+    from wartable.mapbuild.spec import load_spec
+
+    specs = _specs()
+    if not specs:
+        raise DataError("maps/sources/specs", "", "no map specs (*.toml) found")
+    todo = ids or sorted(specs)
+    unknown = [i for i in todo if i not in specs]
+    if unknown:
+        raise WartableError(f"no build spec for {', '.join(unknown)} (known: "
+                            f"{', '.join(sorted(specs))})")
+    layers = load_layers()
+    out = []
+    for map_id in todo:
+        spec = load_spec(specs[map_id])
+        res = build_hex_map(spec, layers)
+        folder = maps_dir() / spec.game
+        files = {
+            folder / f"{spec.name}.json.gz": dump_map(res.map, compress=True),
+            folder / f"{spec.name}.geo.json": (json.dumps(
+                {"map": spec.id, **res.georef.to_dict()}, indent=1, sort_keys=True) + "\n"
+            ).encode("utf-8"),
+        }
+        res.report.output = str(Path(spec.game) / f"{spec.name}.json.gz")
+        text = res.report.text()
+        files[folder / f"{spec.name}.report.txt"] = text.encode("utf-8")
+        same = all(p.is_file() and p.read_bytes() == data for p, data in files.items())
+        if write:
+            folder.mkdir(parents=True, exist_ok=True)
+            init = folder / "__init__.py"
+            if not init.exists():
+                init.write_text("")
+            for p, data in files.items():
+                if not (p.is_file() and p.read_bytes() == data):
+                    p.write_bytes(data)
+        out.append((map_id, text, same))
+    return out
+
+
+def cmd_build(args: argparse.Namespace) -> int:
+    results = build_maps(list(args.ids), write=not args.check)
+    bad = False
+    for map_id, text, same in results:
+        print(text)
+        if args.check:
+            verdict = "matches" if same else "DIFFERS from"
+            print(f"{map_id}: {verdict} the committed files")
+            bad |= not same
+        else:
+            print(f"{map_id}: {'unchanged' if same else 'written'}")
+        bad |= "SOME CHECKS FAIL" in text
+    return 1 if bad else 0
+
+
+# --- info / locate --------------------------------------------------------------------------------
+
+
+def info_text(m: HexMap) -> str:
+    terrain = Counter(i.terrain for i in m.hexes.values())
+    regions = Counter(i.region or "(water)" for i in m.hexes.values())
+    sides: Counter[str] = Counter()
+    for f in m.hexsides.values():
+        sides.update(f)
+    feats: Counter[str] = Counter()
+    for i in m.hexes.values():
+        feats.update(i.features)
+    lines = [
+        f"{m.id}: {m.title} (version {m.version}{', provisional' if m.provisional else ''})",
+        f"  hexes: {len(m.hexes)}  ({m.layout.orientation.value}-top, "
+        f"{m.labels.kind.value}, {m.hex_size_miles or '?'} miles per hex)",
+        f"  hexsides with features: {len(m.hexsides)} — "
+        + ", ".join(f"{k} {v}" for k, v in sorted(sides.items())),
+        f"  named places: {len(m.places)}",
+        "  terrain: " + ", ".join(f"{m.terrain_types[k].name} {v}"
+                                  for k, v in sorted(terrain.items())),
+        "  regions: " + ", ".join(f"{k} {v}" for k, v in sorted(regions.items())),
+        "  hex features: " + (", ".join(f"{k} {v}" for k, v in sorted(feats.items())) or "none"),
+    ]
+    return "\n".join(lines)
+
+
+def cmd_info(args: argparse.Namespace) -> int:
+    m, _ = find_map(args.map)
+    print(info_text(m))
+    return 0
+
+
+def _georef(path: Path | None, m: HexMap) -> Any:
+    from wartable.mapbuild.hexbuild import Georef
+
+    if path is None:
+        raise WartableError(f"{m.id}: no georeference")
+    stem = path.name.removesuffix(".gz").removesuffix(".json")
+    geo = path.with_name(f"{stem}.geo.json")
+    if not geo.is_file():
+        raise WartableError(f"{m.id} has no georeference file {geo.name}; rebuild it with "
+                            f"'wartable map build {m.id}'")
+    try:
+        return Georef.from_dict(json.loads(geo.read_text(encoding="utf-8")))
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        raise WartableError(f"{geo}: not a readable georeference ({e})") from e
+
+
+def locate(m: HexMap, path: Path | None, lat: float, lon: float) -> str | None:
+    """The label of the hex at a latitude/longitude, or None when it is off the map."""
+    if not (-90 < lat < 90 and -180 <= lon <= 180):
+        raise WartableError(f"latitude {lat} / longitude {lon} is not a place on Earth")
+    x, y = _georef(path, m).to_map(lon, lat)
+    h = m.layout.hex_at(x, y)
+    return m.label_of(h) if h in m.hexes else None
+
+
+def cmd_locate(args: argparse.Namespace) -> int:
+    m, path = find_map(args.map)
+    label = locate(m, path, args.lat, args.lon)
+    if label is None:
+        raise WartableError(f"{args.lat}, {args.lon} is off map {m.id}")
+    print(label)
+    print(m.describe(label))
+    return 0
+
+
+# --- render -----------------------------------------------------------------------------------
+
+
+def cmd_render(args: argparse.Namespace) -> int:
+    m, path = find_map(args.map)
+    module = importlib.import_module(RENDERER)
+    render_hex_map: Callable[..., Any] = args.renderer or module.render_hex_map
+    overlay_cls = module.Overlay
+    if not (args.scale > 0 and math.isfinite(args.scale)):
+        raise WartableError(f"--scale must be a positive number of pixels, not {args.scale}")
+    crop = None
+    if args.crop:
+        label, _, radius = args.crop.partition(",")
+        try:
+            centre = m.hex_of(label)
+        except KeyError as e:
+            raise WartableError(str(e).strip("'\"")) from None
+        r = int(radius) if radius else 4
+        step = math.sqrt(3) * m.layout.size_x
+        cx, cy = m.layout.hex_to_pixel(centre)
+        crop = (cx - r * step, cy - r * step * 0.9, cx + r * step, cy + r * step * 0.9)
+    overlays = []
+    if args.geography:
+        overlays = geography_overlays(m, overlay_cls)
+    img = render_hex_map(m, scale=args.scale, overlays=overlays, crop=crop,
+                         regions=args.regions)
+    try:
+        img.save(args.output)
+    except OSError as e:
+        raise WartableError(f"cannot write {args.output}: {e.strerror or e}") from e
+    print(f"{m.id}: {img.size[0]} x {img.size[1]} px -> {args.output}")
+    return 0
+
+
+def geography_overlays(m: HexMap, overlay_cls: Any) -> list[Any]:
+    """The real coastline, lakes, rivers and 1939 borders in the map's units (rebuilt from the
+    sources with the map's spec), for drawing over the hexes."""
+    from wartable.mapbuild.hexbuild import build_hex_map
+    from wartable.mapbuild.sources import load_layers
+    from wartable.mapbuild.spec import load_spec
+
+    specs = _specs()
+    if m.id not in specs:
+        raise WartableError(f"no build spec for {m.id}, so no geography to draw")
+    g = build_hex_map(load_spec(specs[m.id]), load_layers()).geometry
+    out = [overlay_cls(g["land"].boundary, "#0b3d91", None, 1.2, None, 200),
+           overlay_cls(g["lakes"].boundary, "#0b3d91", None, 1.0, None, 200)]
+    for r in g["rivers_major"]:
+        out.append(overlay_cls(r, "#00a0ff", None, 1.6, None, 220))
+    for r in g["rivers_minor"]:
+        out.append(overlay_cls(r, "#40c0ff", None, 1.0, None, 220))
+    return out
