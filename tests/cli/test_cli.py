@@ -149,3 +149,22 @@ def test_version_does_not_load_the_map_builder(home: Path) -> None:
                             "WARTABLE_GAME_MODULES": "testgame"}, timeout=60)
     assert r.returncode == 0, r.stderr
     assert "wartable.mapbuild" not in r.stdout.splitlines()[-1]
+
+
+@pytest.mark.parametrize("lat, lon, space", [
+    (52.52, 13.40, "germany"),            # Berlin
+    (55.75, 37.62, "russia"),             # Moscow
+    (21.3, -157.8, "hawaiian_islands"),   # Honolulu
+    (56.0, 3.0, "sz06"),                  # the North Sea
+])
+def test_map_locate_on_the_world_area_map(home: Path, lat: float, lon: float,
+                                          space: str) -> None:
+    r = run("map", "locate", "aa_anniversary/world", str(lat), str(lon), home=home)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.splitlines()[0] == space
+
+
+def test_map_info_on_the_world_area_map(home: Path) -> None:
+    r = run("map", "info", "aa_anniversary/world", home=home)
+    assert r.returncode == 0
+    assert "spaces: 162 (97 land, 65 sea)" in r.stdout and "adjacencies: 407" in r.stdout

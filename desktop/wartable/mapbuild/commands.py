@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from wartable.core.errors import DataError, WartableError
-from wartable.maps import HexMap, dump_map, load_map
+from wartable.maps import AreaMap, HexMap, dump_map, load_map
 
 __all__ = ["add_map_commands", "build_maps", "find_map", "locate"]
 
@@ -76,7 +76,7 @@ def add_map_commands(subparsers: Any, render: Callable[..., Any] | None = None) 
 # --- finding maps -------------------------------------------------------------------------------
 
 
-def find_map(ref: str) -> tuple[HexMap, Path | None]:
+def find_map(ref: str) -> tuple[HexMap | AreaMap, Path | None]:
     """A map by id ("whatif1940/east") or by file path; returns the map and its file."""
     from wartable.mapbuild.sources import maps_dir
 
@@ -95,10 +95,7 @@ def find_map(ref: str) -> tuple[HexMap, Path | None]:
         if path is None:
             raise WartableError(f"map {ref!r} is not built: no {game}/{name}.json(.gz) in "
                                 f"{maps_dir()}; run 'wartable map build {ref}'")
-    m = load_map(path)
-    if not isinstance(m, HexMap):
-        raise WartableError(f"{ref!r} is an area map; these commands work on hex maps")
-    return m, path
+    return load_map(path), path
 
 
 def _specs() -> dict[str, Path]:
@@ -123,13 +120,16 @@ def build_maps(ids: list[str], *, write: bool = True) -> list[tuple[str, str, bo
     specs = _specs()
     if not specs:
         raise DataError("maps/sources/specs", "", "no map specs (*.toml) found")
-    todo = ids or sorted(specs)
+    todo = ids or sorted([*specs, *AREA_MAPS])
+    out = []
+    for map_id in [i for i in todo if i in AREA_MAPS]:
+        out.append(_build_area(map_id, write))
+    todo = [i for i in todo if i not in AREA_MAPS]
     unknown = [i for i in todo if i not in specs]
     if unknown:
         raise WartableError(f"no build spec for {', '.join(unknown)} (known: "
                             f"{', '.join(sorted(specs))})")
-    layers = load_layers()
-    out = []
+    layers = load_layers() if todo else None
     for map_id in todo:
         spec = load_spec(specs[map_id])
         res = build_hex_map(spec, layers)
@@ -154,6 +154,31 @@ def build_maps(ids: list[str], *, write: bool = True) -> list[tuple[str, str, bo
                     p.write_bytes(data)
         out.append((map_id, text, same))
     return out
+
+
+# Area maps are built by their own module (territories from countries, sea zones).
+AREA_MAPS = {"aa_anniversary/world": "wartable.mapbuild.area_world"}
+
+
+def _build_area(map_id: str, write: bool) -> tuple[str, str, bool]:
+    import importlib
+    import tempfile
+
+    from wartable.mapbuild.sources import maps_dir
+
+    module = importlib.import_module(AREA_MAPS[map_id])
+    game, _, name = map_id.partition("/")
+    out = maps_dir() / game / f"{name}.json.gz"
+    before = out.read_bytes() if out.is_file() else None
+    if write:
+        check = module.build_world_file(out)
+        same = before == out.read_bytes()
+    else:
+        with tempfile.TemporaryDirectory() as d:
+            tmp = Path(d) / out.name
+            check = module.build_world_file(tmp)
+            same = before == tmp.read_bytes()
+    return map_id, check.text(), same
 
 
 def cmd_build(args: argparse.Namespace) -> int:
@@ -198,9 +223,20 @@ def info_text(m: HexMap) -> str:
     return "\n".join(lines)
 
 
+def area_info_text(m: AreaMap) -> str:
+    land = sum(1 for s in m.spaces.values() if s.kind == "land")
+    return "\n".join([
+        f"{m.id}: {m.title} (version {m.version}{', provisional' if m.provisional else ''})",
+        f"  spaces: {len(m.spaces)} ({land} land, {len(m.spaces) - land} sea)",
+        f"  adjacencies: {len(m.adjacency)}",
+        f"  named places: {len(m.places)}",
+        f"  off-map boxes: {len(m.boxes)}",
+    ])
+
+
 def cmd_info(args: argparse.Namespace) -> int:
     m, _ = find_map(args.map)
-    print(info_text(m))
+    print(info_text(m) if isinstance(m, HexMap) else area_info_text(m))
     return 0
 
 
@@ -229,8 +265,26 @@ def locate(m: HexMap, path: Path | None, lat: float, lon: float) -> str | None:
     return m.label_of(h) if h in m.hexes else None
 
 
+def locate_area(m: AreaMap, lat: float, lon: float) -> str | None:
+    """The space at a latitude/longitude on an area map built by an AREA_MAPS module."""
+    import importlib
+
+    if not (-90 < lat < 90 and -180 <= lon <= 180):
+        raise WartableError(f"latitude {lat} / longitude {lon} is not a place on Earth")
+    module = importlib.import_module(AREA_MAPS[m.id])
+    proj = module.load_world_sources(module.SOURCES_DIR).layout.projection
+    return m.location_at(proj.x(lon), proj.y(lat))
+
+
 def cmd_locate(args: argparse.Namespace) -> int:
     m, path = find_map(args.map)
+    if isinstance(m, AreaMap):
+        space = locate_area(m, args.lat, args.lon)
+        if space is None:
+            raise WartableError(f"{args.lat}, {args.lon} is in no space of map {m.id}")
+        print(space)
+        print(m.describe(space))
+        return 0
     label = locate(m, path, args.lat, args.lon)
     if label is None:
         raise WartableError(f"{args.lat}, {args.lon} is off map {m.id}")
