@@ -207,15 +207,34 @@ def cmd_screenshot(args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_map(args: argparse.Namespace) -> int:
+_LAZY_COMMANDS = {
+    "map": "build, inspect, locate, render and export maps",
+    "print-setup": "print a scenario's setup sheets (PDF or PNG)",
+    "print-position": "print the position of a saved game",
+    "print-charts": "print a game's charts and tables",
+}
+
+
+def full_parser() -> argparse.ArgumentParser:
+    """The parser of the heavy command groups, built when one of them is used."""
     from wartable.mapbuild.commands import add_map_commands
+    from wartable.persistence.gamedata import load_game
+    from wartable.persistence.savefile import load_from_path
+    from wartable.printing.commands import add_map_export_command, add_print_commands
     from wartable.printing.maprender import render_hex_map
 
     p = argparse.ArgumentParser(prog="wartable")
-    add_map_commands(p.add_subparsers(dest="command"), render=render_hex_map)
-    inner = p.parse_args(["map", *args.rest])
+    sub = p.add_subparsers(dest="command")
+    add_map_export_command(add_map_commands(sub, render=render_hex_map))
+    add_print_commands(sub, load_game=load_game, load_save=load_from_path)
+    return p
+
+
+def cmd_lazy(args: argparse.Namespace) -> int:
+    p = full_parser()
+    inner = p.parse_args([args.lazy, *args.rest])
     if getattr(inner, "func", None) is None:
-        p.parse_args(["map", "-h"])  # prints the map commands and exits
+        p.parse_args([args.lazy, "-h"])  # prints the group's commands and exits
     return int(inner.func(inner))
 
 
@@ -252,11 +271,11 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--json", action="store_true")
     sp.set_defaults(func=cmd_selfplay)
     # Heavy command groups (shapely, Pillow) load only when used, so `wartable`,
-    # `--version` and the GUI start without them.
-    sp = sub.add_parser("map", help="build, inspect, locate and render maps (wartable map -h)",
-                        add_help=False)
-    sp.add_argument("rest", nargs=argparse.REMAINDER)
-    sp.set_defaults(func=cmd_map)
+    # `--version` and the GUI start without them: a stub forwards to the real parser.
+    for name, text in _LAZY_COMMANDS.items():
+        sp = sub.add_parser(name, help=f"{text} ({'wartable ' + name} -h)", add_help=False)
+        sp.add_argument("rest", nargs=argparse.REMAINDER)
+        sp.set_defaults(func=cmd_lazy, lazy=name)
     sp = sub.add_parser("screenshot", help="render the main window offscreen to a PNG")
     sp.add_argument("save", nargs="?")
     sp.add_argument("-o", "--output", required=True)

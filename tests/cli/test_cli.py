@@ -168,3 +168,18 @@ def test_map_info_on_the_world_area_map(home: Path) -> None:
     r = run("map", "info", "aa_anniversary/world", home=home)
     assert r.returncode == 0
     assert "spaces: 162 (97 land, 65 sea)" in r.stdout and "adjacencies: 407" in r.stdout
+
+
+def test_print_setup_writes_a_pdf_through_the_cli(home: Path) -> None:
+    out = home / "red.pdf"
+    r = run("print-setup", "skirmish", "meeting", "--side", "RED", "-o", str(out), home=home,
+            timeout=300)
+    assert r.returncode == 0, r.stderr
+    assert "Red: 5 units in 5 locations" in r.stdout
+    data = out.read_bytes()
+    assert data.startswith(b"%PDF-") and data.rstrip().endswith(b"%%EOF")
+    r = run("print-setup", "skirmish", "meeting", "--side", "green", "-o", str(out),
+            home=home)
+    assert r.returncode == 1 and r.stderr == (
+        "wartable: error: Skirmish at the Ford (test game) has no side 'green'; "
+        "its sides are Blue (blue), Red (red).\n")

@@ -34,7 +34,7 @@ __all__ = ["add_map_commands", "build_maps", "find_map", "locate"]
 RENDERER = "wartable.printing.maprender"
 
 
-def add_map_commands(subparsers: Any, render: Callable[..., Any] | None = None) -> None:
+def add_map_commands(subparsers: Any, render: Callable[..., Any] | None = None) -> Any:
     """Register `map` and its sub-subcommands on an argparse subparsers object.
 
     Each handler is stored as ``func`` (takes the Namespace, returns the exit code).
@@ -71,6 +71,7 @@ def add_map_commands(subparsers: Any, render: Callable[..., Any] | None = None) 
     r.add_argument("--crop", metavar="LABEL[,RADIUS]",
                    help="only the hexes within RADIUS (default 4) of hex LABEL")
     r.set_defaults(func=cmd_render, renderer=render)
+    return sub  # so the CLI can add commands from other layers (map export, in printing)
 
 
 # --- finding maps -------------------------------------------------------------------------------

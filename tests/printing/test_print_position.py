@@ -1,0 +1,140 @@
+"""Position sheets: a saved game's units where they stand, hidden information left out."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from testgame.rules import SkirmishRules
+from wartable.core.frozen import FrozenMap
+from wartable.engine.randomplay import play_random
+from wartable.engine.rules import Game
+from wartable.engine.session import Session
+from wartable.model.state import GameState
+from wartable.persistence.gamedata import load_game
+from wartable.persistence.savefile import load_from_path, save_to_path
+from wartable.printing.pages import Page, PageSetup, write_document
+from wartable.printing.position_sheet import (
+    build_position_sheet,
+    position_document,
+    visible_pieces,
+)
+
+LOW = PageSetup(dpi=40)
+
+
+def drawn(doc: object) -> list[str]:
+    out = []
+    n = doc.page_count()  # type: ignore[attr-defined]
+    for i in range(n):
+        page = Page(doc.setup, i + 1, n)  # type: ignore[attr-defined]
+        doc.draw_page(i, page)  # type: ignore[attr-defined]
+        out.extend(t.text for t in page.texts)
+    return out
+
+
+@pytest.fixture(scope="module")
+def saved(tmp_path_factory: pytest.TempPathFactory) -> Session:
+    """A game played for a while, saved and loaded back."""
+    s = Session.start(load_game("skirmish"), "meeting", seed=7)
+    s = play_random(s, 7, max_actions=40).session
+    path = tmp_path_factory.mktemp("saves") / "game.wartable.json"
+    save_to_path(s, path, "2026-01-01T00:00:00+00:00")
+    return load_from_path(path)
+
+
+def test_a_saved_game_lists_every_unit_where_it_stands(saved: Session) -> None:
+    game, state = saved.game, saved.state
+    sheet = build_position_sheet(game, state, actions=len(saved.log))
+    got = sorted((p.piece.id, p.piece.location) for p in sheet.pieces())
+    assert got == sorted((p.id, p.location) for p in state.pieces.values())
+    assert sheet.turn == state.turn and sheet.step == game.position(state).label
+    assert sheet.hidden_left_out == 0 and sheet.visibility == "public"
+    for mp in sheet.maps:
+        for g in mp.groups:
+            assert all(p.piece.location == g.where.raw for p in g.pieces)
+    # Per side: on-map and off-map counts add up to the side's units.
+    for s in sheet.sides:
+        total = s.on_map + sum(n for _, n in s.in_boxes)
+        assert total == sum(1 for p in state.pieces.values() if p.side == s.side_id)
+    text = " ".join(drawn(position_document(game, state, setup=LOW, actions=len(saved.log))))
+    for p in state.pieces.values():
+        assert str(p.attrs["name"]) in text
+        label = "Eliminated units" if p.location == "box:eliminated" else p.location
+        assert label in text
+    assert f"position on turn {state.turn}" in text and game.position(state).step.name in text
+
+
+class SecretRules(SkirmishRules):
+    """Hidden information for the test: a piece with attr "secret" is seen by its own side
+    only; the top unit of a stack tells how many are hidden (as the test game's fog does)."""
+
+    def view(self, game: Game, state: GameState, side: str | None) -> GameState:
+        if side is None:
+            return state
+        pieces = dict(state.pieces)
+        for pid, p in state.pieces.items():
+            if p.side != side and p.attrs.get("secret"):
+                del pieces[pid]
+                others = [q for q in state.pieces_at(p.location) if q.id in pieces]
+                if others:
+                    top = others[0]
+                    pieces[top.id] = top.with_attr("hidden_count",
+                                                   pieces[top.id].attrs.get("hidden_count", 0) + 1)
+        return replace(state, pieces=FrozenMap(pieces))
+
+
+def secret_game() -> tuple[Game, GameState]:
+    base = load_game("skirmish")
+    game = Game(base.definition, SecretRules(), base.maps)
+    state = Session.start(base, "contact", seed=1).state
+    hid = state.piece("red.infantry.2")
+    state = state.with_piece(replace(hid, location="1105", attrs=hid.attrs.set("secret", True)))
+    return game, state
+
+
+def test_hidden_units_are_left_out_unless_asked_for() -> None:
+    game, state = secret_game()
+    public, what = visible_pieces(game, state)
+    assert what == "public" and "red.infantry.2" not in public and len(public) == 3
+    assert public["red.infantry.1"].attrs["hidden_count"] == 1  # as Blue sees the stack
+    red, who = visible_pieces(game, state, viewer="RED")
+    assert who == "Red" and set(red) == set(state.pieces)
+    blue, _ = visible_pieces(game, state, viewer="blue")
+    assert set(blue) == set(public)
+    everything, what = visible_pieces(game, state, reveal=True)
+    assert what == "all" and everything == dict(state.pieces)
+
+    sheet = build_position_sheet(game, state)
+    assert sheet.hidden_left_out == 1
+    text = " ".join(drawn(position_document(game, state, setup=LOW)))
+    assert "22nd Rifle" not in text and "21st Rifle" in text
+    assert "+1 hidden unit under it" in text and "1 unit hidden from an opponent" in text
+    shown = " ".join(drawn(position_document(game, state, reveal=True, setup=LOW)))
+    assert "22nd Rifle" in shown and "hidden information included" in shown
+
+
+def test_side_status_and_game_values() -> None:
+    game = load_game("skirmish")
+    state = Session.start(game, "contact", seed=1).state
+    dead = state.piece("blue.infantry.1")
+    state = state.with_piece(replace(dead, location="box:eliminated"))
+    state = replace(state, vars=FrozenMap({"ipc": FrozenMap({"blue": 30, "red": 24}),
+                                           "red_morale": "shaken", "weather": "mud",
+                                           "big": FrozenMap({"x": FrozenMap({"y": 1})})}))
+    sheet = build_position_sheet(game, state)
+    blue, red = sheet.sides
+    assert blue.on_map == 1 and blue.in_boxes == (("Eliminated units", 1),)
+    assert ("ipc", "30") in blue.values and ("morale", "shaken") in red.values
+    assert sheet.game_values == (("weather", "mud"),)
+    text = " ".join(drawn(position_document(game, state, setup=LOW)))
+    assert "Eliminated units: 1" in text and "ipc: 24" in text and "mud" in text
+
+
+def test_position_pdf(tmp_path: Path, saved: Session) -> None:
+    doc = position_document(saved.game, saved.state)
+    out = write_document(doc, tmp_path / "pos.pdf")
+    assert out.pages == doc.page_count() >= 1
+    assert max(out.page_bytes) < 2 * 1024 * 1024
