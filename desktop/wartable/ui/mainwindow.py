@@ -36,6 +36,7 @@ from wartable.ui.curtain import Curtain
 from wartable.ui.dicedisplay import DiceDisplay
 from wartable.ui.logpanel import LogPanel
 from wartable.ui.mapview import ZOOM_PRESETS, MapView, OverviewMap, StackInspector
+from wartable.ui.printdialog import PrintDialog
 from wartable.ui.sidepanel import SidePanel
 from wartable.ui.startscreen import StartScreen
 from wartable.worker.commands import Failure, Load, NewGame, Redo, Save, Snapshot, Submit, Undo
@@ -148,6 +149,16 @@ class MainWindow(QMainWindow):
         self.act_save_as = self._act(
             m, "Save &As…", self.save_as, QKeySequence.StandardKey.SaveAs, "actSaveAs"
         )
+        m.addSeparator()
+        self.act_print = self._act(m, "&Print Setup Sheets…", lambda: self.print_dialog("setup"),
+                                   QKeySequence.StandardKey.Print, "actPrint")
+        self.act_charts = self._act(m, "Print &Charts…", lambda: self.print_dialog("charts"),
+                                    None, "actPrintCharts")
+        self.act_position = self._act(m, "Print Po&sition…",
+                                      lambda: self.print_dialog("position"), None,
+                                      "actPrintPosition")
+        self.act_export = self._act(m, "&Export Map…", lambda: self.print_dialog("map"), None,
+                                    "actExportMap")
         m.addSeparator()
         self._act(m, "&Quit", self.close, QKeySequence.StandardKey.Quit, "actQuit")
 
@@ -445,7 +456,8 @@ class MainWindow(QMainWindow):
     def _update_actions(self) -> None:
         snap = self.snapshot
         has = snap is not None
-        for a in (self.act_save, self.act_save_as, self.act_end):
+        for a in (self.act_save, self.act_save_as, self.act_end, self.act_print, self.act_charts,
+                  self.act_position, self.act_export):
             a.setEnabled(has)
         ul = snap.undo_label if snap else None
         rl = snap.redo_label if snap else None
@@ -515,6 +527,15 @@ class MainWindow(QMainWindow):
         name = "colourblind" if self.act_palette.isChecked() else "standard"
         self.settings = replace(self.settings, palette=name)
         self.map.set_palette(name)
+
+    def print_dialog(self, kind: str = "setup") -> PrintDialog | None:
+        """File > Print…: preview, then write PDF/PNG, all rendered off the GUI thread."""
+        if self.snapshot is None:
+            return None
+        dlg = PrintDialog(self.client, self, kind)
+        dlg.open()
+        dlg.preview()
+        return dlg
 
     def offer_recovery(self, autosave_path: Path) -> bool:
         """After a crash: offer the newest autosave. True if the player took it."""

@@ -1,0 +1,52 @@
+"""File > Print… from the app: a preview rendered off the GUI thread, then the real file."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pytestqt.qtbot import QtBot
+
+from wartable.ui.mainwindow import MainWindow
+from wartable.worker.commands import NewGame
+
+
+def test_print_setup_preview_then_save(qtbot: QtBot, tmp_path: Path) -> None:
+    win = MainWindow(autosave=False, confirm_close=False)
+    qtbot.addWidget(win)
+    win.show()
+    with qtbot.waitSignal(win.client.snapshotReady, timeout=10000):
+        win.client.send(NewGame("skirmish", "meeting"))
+    dlg = win.print_dialog("setup")
+    assert dlg is not None
+    qtbot.waitUntil(lambda: getattr(dlg, "page_count", 0) > 0, timeout=60000)
+    assert dlg.status.text().startswith("Preview of ")
+    # Red only: one side's sheets.
+    dlg.side.setCurrentIndex(dlg.side.findData("red"))
+    qtbot.waitUntil(lambda: dlg._request is None and dlg.status.text().startswith("Preview"),
+                    timeout=60000)
+    out = tmp_path / "red-setup.pdf"
+    dlg.save_to(out)
+    qtbot.waitUntil(lambda: dlg.status.text().startswith("Wrote"), timeout=120000)
+    assert out.read_bytes().startswith(b"%PDF-")
+    assert dlg.last_output.pages >= 1
+    dlg.close()
+    win.close()
+
+
+def test_cancel_a_map_export(qtbot: QtBot, tmp_path: Path) -> None:
+    win = MainWindow(autosave=False, confirm_close=False)
+    qtbot.addWidget(win)
+    win.show()
+    with qtbot.waitSignal(win.client.snapshotReady, timeout=10000):
+        win.client.send(NewGame("skirmish", "meeting"))
+    dlg = win.print_dialog("map")
+    assert dlg is not None
+    qtbot.waitUntil(lambda: dlg._request is None, timeout=60000)
+    out = tmp_path / "map.pdf"
+    dlg.save_to(out)
+    dlg._cancel()
+    qtbot.waitUntil(lambda: dlg._request is None, timeout=60000)
+    assert dlg.status.text() == "Cancelled."
+    assert not out.exists()  # a cancelled job leaves no file
+    dlg.close()
+    win.close()
