@@ -158,7 +158,7 @@ def test_missing_field(field: str) -> None:
     d = make()
     del d[field]
     e = data_error(d)
-    assert e.where == field and e.what == "missing"
+    assert e.where == field and e.what == "is missing"
 
 
 def test_missing_modifier_field_names_the_modifier() -> None:
@@ -166,7 +166,7 @@ def test_missing_modifier_field_names_the_modifier() -> None:
     del d["modifiers"][0]["value"]
     e = data_error(d)
     assert e.where == "modifiers[finland].value"
-    assert str(e) == "test.toml: modifiers[finland].value: missing"
+    assert str(e) == "test.toml: modifiers[finland].value: is missing"
 
 
 def test_unknown_kind() -> None:

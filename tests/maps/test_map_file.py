@@ -174,10 +174,16 @@ def test_newer_format_version(tmp_path: Path) -> None:
 def test_bad_format_version_and_kind(tmp_path: Path) -> None:
     doc = hex_doc()
     doc["format_version"] = "1"
-    assert "whole number" in load_error(tmp_path, doc).what
+    err = load_error(tmp_path, doc)
+    assert err.where == "format_version"
+    assert err.what == "must be a whole number, not text ('1')"
+    doc["format_version"] = 0
+    assert load_error(tmp_path, doc).what == "must be at least 1, not 0"
     doc = hex_doc()
     doc["kind"] = "grid"
-    assert load_error(tmp_path, doc).what == "kind must be 'hex' or 'area', not 'grid'"
+    err = load_error(tmp_path, doc)
+    assert err.where == "kind"
+    assert err.what == "must be 'hex' or 'area', not 'grid'"
 
 
 Mutation = Callable[[Doc], None]
@@ -208,73 +214,81 @@ def _append(key: str, item: Any) -> Mutation:
 
 
 HEX_ERRORS: list[tuple[str, Mutation, str, str]] = [
-    ("missing title", _delete(["title"]), "", "missing field 'title'"),
-    ("mistyped version", _set(["version"], "3"), "",
-     "field 'version' must be a whole number, not a string (\"3\")"),
-    ("bool as version", _set(["version"], True), "",
-     "field 'version' must be a whole number, not true/false (true)"),
-    ("empty id", _set(["id"], ""), "", "field 'id' is empty; it should look like 'game/name'"),
-    ("unknown top field", _set(["hex_sides"], []), "", "unknown field 'hex_sides'"),
-    ("missing layout", _delete(["layout"]), "", "missing field 'layout'"),
-    ("mistyped size", _set(["layout", "size_x"], "big"), "layout",
-     "field 'size_x' must be a finite number, not a string (\"big\")"),
+    ("missing title", _delete(["title"]), "title", "is missing"),
+    ("mistyped version", _set(["version"], "3"), "version",
+     "must be a whole number, not text ('3')"),
+    ("bool as version", _set(["version"], True), "version",
+     "must be a whole number, not true/false (true)"),
+    ("empty id", _set(["id"], ""), "id", "must not be empty; it should look like 'game/name'"),
+    ("unknown top field", _set(["hex_sides"], []), "hex_sides",
+     "unknown field (did you mean 'hexsides'?); expected one of format, format_version, kind"),
+    ("missing layout", _delete(["layout"]), "layout", "is missing"),
+    ("mistyped size", _set(["layout", "size_x"], "big"), "layout.size_x",
+     "must be a number, not text ('big')"),
+    ("infinite size", _set(["layout", "size_x"], float("inf")), "layout.size_x",
+     "must be a finite number, not inf"),
     ("zero size", _set(["layout", "size_x"], 0), "layout", "hex size must be positive"),
-    ("bad orientation", _set(["layout", "orientation"], "round"), "layout",
-     "field 'orientation' must be 'flat' or 'pointy', not 'round'"),
-    ("bad offset", _set(["labels", "offset"], "odd"), "labels", "field 'offset' must be one of"),
-    ("offset vs layout", _set(["labels", "offset"], "odd-r"), "labels",
+    ("bad orientation", _set(["layout", "orientation"], "round"), "layout.orientation",
+     "must be 'flat' or 'pointy', not 'round'"),
+    ("bad offset", _set(["labels", "offset"], "odd"), "labels.offset",
+     "must be one of 'odd-q', 'even-q', 'odd-r', 'even-r', not 'odd'"),
+    ("offset vs layout", _set(["labels", "offset"], "odd-r"), "labels.offset",
      "offset 'odd-r' is for pointy-top hexes, but the layout is flat-top"),
     ("bad label dir", _set(["labels", "col_dir"], 2), "labels", "directions must be +1 or -1"),
-    ("negative miles", _set(["hex_size_miles"], -5), "", "'hex_size_miles' must be positive"),
-    ("missing terrain field", _delete(["hexes", 0, "terrain"]), "hex 0101",
-     "missing field 'terrain'"),
-    ("mistyped terrain field", _set(["hexes", 1, "terrain"], 5), "hex 0102",
-     "field 'terrain' must be a string, not a number (5)"),
-    ("mistyped region", _set(["hexes", 1, "region"], ["x"]), "hex 0102",
-     "field 'region' must be a string or null, not a list"),
-    ("mistyped features", _set(["hexes", 1, "features"], "fort"), "hex 0102",
-     "field 'features' must be a list, not a string"),
-    ("empty feature", _set(["hexes", 1, "features"], [""]), "hex 0102",
-     "field 'features' item 0 must be a non-empty string"),
-    ("twice feature", _set(["hexes", 1, "features"], ["fort", "fort"]), "hex 0102",
-     "field 'features' lists 'fort' twice"),
-    ("missing label", _delete(["hexes", 2, "label"]), "hexes[2]", "missing field 'label'"),
-    ("junk label", _set(["hexes", 2, "label"], "12a4"), "hexes[2]",
-     "field 'label': '12a4' is not a hex number on this map: expected 4 digits like '0101'"),
+    ("negative miles", _set(["hex_size_miles"], -5), "hex_size_miles",
+     "must be positive, not -5"),
+    ("missing terrain field", _delete(["hexes", 0, "terrain"]), "hex 0101.terrain",
+     "is missing"),
+    ("mistyped terrain field", _set(["hexes", 1, "terrain"], 5), "hex 0102.terrain",
+     "must be text, not a number (5)"),
+    ("mistyped region", _set(["hexes", 1, "region"], ["x"]), "hex 0102.region",
+     "must be text, not a list ([\"x\"])"),
+    ("mistyped features", _set(["hexes", 1, "features"], "fort"), "hex 0102.features",
+     "must be a list, not text ('fort')"),
+    ("mistyped feature", _set(["hexes", 1, "features"], ["fort", 3]), "hex 0102.features[1]",
+     "must be text, not a number (3)"),
+    ("empty feature", _set(["hexes", 1, "features"], [""]), "hex 0102.features[0]",
+     "must not be empty"),
+    ("twice feature", _set(["hexes", 1, "features"], ["fort", "fort"]), "hex 0102.features",
+     "lists 'fort' twice"),
+    ("missing label", _delete(["hexes", 2, "label"]), "hexes[2].label", "is missing"),
+    ("junk label", _set(["hexes", 2, "label"], "12a4"), "hexes[2].label",
+     "'12a4' is not a hex number on this map: expected 4 digits like '0101'"),
     ("hex not an object", _set(["hexes", 2], "0103"), "hexes[2]",
-     "must be an object, not a string"),
-    ("unknown hex field", _set(["hexes", 0, "terain"], "clear"), "hexes[0]",
-     "unknown field 'terain'"),
-    ("unknown terrain", _set(["hexes", 0, "terrain"], "swamp"), "hex 0101",
+     "must be an object, not text ('0103')"),
+    ("unknown hex field", _set(["hexes", 0, "terain"], "clear"), "hexes[0].terain",
+     "unknown field (did you mean 'terrain'?); expected one of label, terrain, region, features"),
+    ("unknown terrain", _set(["hexes", 0, "terrain"], "swamp"), "hex 0101.terrain",
      "unknown terrain 'swamp' (terrain_types defines: clear, forest, hill, marsh, water)"),
     ("duplicate hex", _append("hexes", {"label": "0101", "terrain": "clear"}), "hex 0101",
      "duplicate hex: it is listed twice"),
-    ("bad colour", _set(["terrain_types", 0, "fill"], "#12345"), "terrain type 'clear'",
-     "field 'fill' is '#12345', not a colour like '#a0b060'"),
-    ("named colour", _set(["terrain_types", 0, "fill"], "green"), "terrain type 'clear'",
-     "field 'fill' is 'green', not a colour"),
+    ("bad colour", _set(["terrain_types", 0, "fill"], "#12345"), "terrain type 'clear'.fill",
+     "must be a colour like '#a0b060', not '#12345'"),
+    ("named colour", _set(["terrain_types", 0, "fill"], "green"), "terrain type 'clear'.fill",
+     "must be a colour like '#a0b060', not 'green'"),
     ("duplicate terrain", _append("terrain_types", {"id": "clear", "name": "x", "fill": "#000000"}),
      "terrain type 'clear'", "duplicate terrain id"),
     ("hexside not adjacent", _append("hexsides", {"a": "0101", "b": "0103", "features": ["river"]}),
      "hexside 0101-0103", "hexes 0101 and 0103 are not adjacent, so share no hexside"),
     ("hexside unknown hex", _append("hexsides", {"a": "0101", "b": "0901", "features": []}),
-     "hexside 0101-0901", "names hex 0901, which is not on the map (not in 'hexes')"),
+     "hexside 0101-0901.b", "names hex 0901, which is not on the map (not in 'hexes')"),
     ("hexside junk label", _append("hexsides", {"a": "0101", "b": "01x2", "features": []}),
-     "hexside 0101-01x2", "field 'b': '01x2' is not a hex number on this map"),
+     "hexside 0101-01x2.b", "'01x2' is not a hex number on this map"),
     ("hexside missing b", _append("hexsides", {"a": "0101", "features": []}), "hexsides[",
-     "missing field 'b'"),
+     "is missing"),
     ("place at unknown hex", _append("places", {"name": "Nowhere", "kind": "town", "at": "0909"}),
-     "place 'Nowhere'", "field 'at' names hex 0909, which is not on the map"),
+     "place 'Nowhere'.at", "names hex 0909, which is not on the map"),
     ("place bad kind", _append("places", {"name": "Metro", "kind": "metropolis", "at": "0101"}),
-     "place 'Metro'", "field 'kind' must be one of city, town, port, fortress, capital, other"),
+     "place 'Metro'.kind", "must be one of 'city', 'town', 'port', 'fortress', 'capital', "
+     "'other', not 'metropolis'"),
     ("box bad size", _append("boxes", {"id": "x", "name": "X", "x": 0, "y": 0, "w": 0, "h": 1}),
      "box 'x'", "width and height must be positive"),
     ("box duplicate", _append("boxes", {"id": "eliminated", "name": "X", "x": 0, "y": 0, "w": 1,
                                         "h": 1}), "box 'eliminated'", "duplicate box id"),
     ("box NaN-ish", _append("boxes", {"id": "y", "name": "Y", "x": "0", "y": 0, "w": 1, "h": 1}),
-     "box 'y'", "field 'x' must be a finite number"),
-    ("provisional mistyped", _set(["provisional"], "yes"), "",
-     "field 'provisional' must be true or false"),
+     "box 'y'.x", "must be a number, not text ('0')"),
+    ("provisional mistyped", _set(["provisional"], "yes"), "provisional",
+     "must be true or false, not text ('yes')"),
 ]  # fmt: skip
 
 
@@ -309,27 +323,30 @@ AREA_ERRORS: list[tuple[str, Mutation, str, str]] = [
      "must be a pair of space ids"),
     ("bowtie polygon",
      _set(["spaces", 0, "polygon", "coordinates"], [[[0, 0], [1, 1], [1, 0], [0, 1], [0, 0]]]),
-     "space 'a'", "invalid polygon: Self-intersection"),
+     "space 'a'.polygon", "invalid polygon: Self-intersection"),
     ("too few points", _set(["spaces", 0, "polygon", "coordinates"], [[[0, 0], [1, 1], [0, 0]]]),
-     "space 'a'", "invalid polygon: each ring needs at least 4"),
+     "space 'a'.polygon", "invalid polygon: each ring needs at least 4"),
     ("bad point", _set(["spaces", 0, "polygon", "coordinates"], [[[0, 0], [1], [1, 1], [0, 0]]]),
-     "space 'a'", "invalid polygon: a point must be [x, y]"),
-    ("bad geometry type", _set(["spaces", 0, "polygon", "type"], "Point"), "space 'a'",
+     "space 'a'.polygon", "invalid polygon: a point must be [x, y]"),
+    ("bad geometry type", _set(["spaces", 0, "polygon", "type"], "Point"), "space 'a'.polygon",
      "invalid polygon: type must be 'Polygon' or 'MultiPolygon', not 'Point'"),
-    ("missing polygon", _delete(["spaces", 0, "polygon"]), "space 'a'",
-     "missing field 'polygon'"),
-    ("bad space kind", _set(["spaces", 0, "kind"], "air"), "space 'a'",
-     "field 'kind' must be 'land' or 'sea', not 'air'"),
+    ("missing polygon", _delete(["spaces", 0, "polygon"]), "space 'a'.polygon", "is missing"),
+    ("bad space kind", _set(["spaces", 0, "kind"], "air"), "space 'a'.kind",
+     "must be 'land' or 'sea', not 'air'"),
     ("duplicate space", _append("spaces", {"id": "a", "name": "A2", "kind": "land",
                                            "polygon": {"type": "Polygon",
                                                        "coordinates": [ring(9, 9, 1, 1)]}}),
      "space 'a'", "duplicate space id"),
-    ("bad label point", _set(["spaces", 0, "label_point"], [1]), "space 'a'",
-     "field 'label_point' must be [x, y]"),
+    ("bad label point", _set(["spaces", 0, "label_point"], [1]), "space 'a'.label_point",
+     "must be a point [x, y], not a list ([1])"),
     ("place unknown space", _append("places", {"name": "X", "kind": "city", "at": "zz"}),
-     "place 'X'", "field 'at' names unknown space 'zz'"),
-    ("bad extent", _set(["extent"], [0, 0, 1]), "", "field 'extent' must be [minx, miny, maxx"),
-    ("unknown area field", _set(["hexes"], []), "", "unknown field 'hexes'"),
+     "place 'X'.at", "names unknown space 'zz'"),
+    ("bad extent", _set(["extent"], [0, 0, 1]), "extent",
+     "must be [minx, miny, maxx, maxy], not a list ([0, 0, 1])"),
+    ("extent not numbers", _set(["extent"], [0, 0, 1, "x"]), "extent[3]",
+     "must be a number, not text ('x')"),
+    ("unknown area field", _set(["hexes"], []), "hexes",
+     "unknown field; expected one of format, format_version, kind"),
 ]  # fmt: skip
 
 
@@ -350,7 +367,7 @@ def test_exact_message_for_a_missing_hex_field(tmp_path: Path) -> None:
     doc = hex_doc()
     del doc["hexes"][0]["terrain"]
     err = load_error(tmp_path, doc)
-    assert str(err) == f"{tmp_path / 'bad.json'}: hex 0101: missing field 'terrain'"
+    assert str(err) == f"{tmp_path / 'bad.json'}: hex 0101.terrain: is missing"
 
 
 def test_file_over_200_mb_is_refused_before_reading(tmp_path: Path) -> None:

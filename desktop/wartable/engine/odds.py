@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Literal, Protocol, TypeAlias
 
-from wartable.core.errors import DataError
+from wartable.model.parse import Reader
 
 Below: TypeAlias = Literal["lowest", "none"]
 ShiftFrom: TypeAlias = Literal["column", "virtual"]
@@ -224,38 +224,15 @@ def _resolve(
 
 def _parse_common(
     d: Mapping[str, Any], source: str, kind: str
-) -> tuple[Sequence[Any], Below, ShiftFrom, ShiftCaps]:
-    if not isinstance(d, Mapping):
-        raise DataError(source, kind, "expected a table of fields")
-    allowed = ("kind", "columns", "below", "shift_from", "max_right", "max_left")
-    for k in d:
-        if k not in allowed:
-            raise DataError(source, str(k), f"unknown field; expected one of {', '.join(allowed)}")
-    if "kind" in d and d["kind"] != kind:
-        raise DataError(source, "kind", f"expected {kind!r}, got {d['kind']!r}")
-    if "columns" not in d:
-        raise DataError(source, "columns", "missing")
-    cols = d["columns"]
-    if not isinstance(cols, list | tuple) or not cols:
-        raise DataError(source, "columns", "expected a non-empty list of columns")
-    below = d.get("below", "lowest")
-    if below not in _BELOW:
-        raise DataError(source, "below", f"expected 'lowest' or 'none', got {below!r}")
-    shift_from = d.get("shift_from", "column")
-    if shift_from not in _SHIFT_FROM:
-        raise DataError(source, "shift_from", f"expected 'column' or 'virtual', got {shift_from!r}")
-    caps: dict[str, int | None] = {}
-    for key in ("max_right", "max_left"):
-        v = d.get(key)
-        if v is not None and (not isinstance(v, int) or isinstance(v, bool) or v < 0):
-            raise DataError(source, key, f"expected a number of columns (0 or more), got {v!r}")
-        caps[key] = v
-    return (
-        cols,
-        "none" if below == "none" else "lowest",
-        "virtual" if shift_from == "virtual" else "column",
-        ShiftCaps(caps["max_right"], caps["max_left"]),
-    )
+) -> tuple[Reader, Sequence[Any], Below, ShiftFrom, ShiftCaps]:
+    r = Reader(d, source)
+    r.known("kind", "columns", "below", "shift_from", "max_right", "max_left")
+    r.opt_choice("kind", (kind,), kind)
+    cols = r.seq("columns", nonempty=True)
+    below = r.opt_choice("below", _BELOW, "lowest")
+    shift_from = r.opt_choice("shift_from", _SHIFT_FROM, "column")
+    caps = ShiftCaps(r.opt_integer("max_right", minimum=0), r.opt_integer("max_left", minimum=0))
+    return r, cols, below, shift_from, caps
 
 
 # --------------------------------------------------------------------------- odds
@@ -307,16 +284,16 @@ class OddsLadder:
     def from_dict(d: Mapping[str, Any], source: str) -> OddsLadder:
         """E.g. {"columns": ["1-3", ..., "5-1"], "below": "none", "shift_from": "virtual",
         "max_right": 3, "max_left": 3}; ``kind = "odds"`` is accepted."""
-        cols, below, shift_from, caps = _parse_common(d, source, "odds")
+        r, cols, below, shift_from, caps = _parse_common(d, source, "odds")
         for i, c in enumerate(cols):
             try:
                 _parse_ratio(c)
             except ValueError as e:
-                raise DataError(source, f"columns[{i}]", str(e)) from None
+                raise r.fail(f"columns[{i}]", str(e)) from None
         try:
             return OddsLadder(tuple(cols), below, shift_from, caps)
         except ValueError as e:
-            raise DataError(source, "columns", str(e)) from None
+            raise r.fail("columns", str(e)) from None
 
     def virtual_column(self, attack: float, defense: float) -> int:
         """The raw column on the ladder extended past both ends (may be < 0 or > last).
@@ -412,7 +389,7 @@ class DifferentialLadder:
     def from_dict(d: Mapping[str, Any], source: str) -> DifferentialLadder:
         """E.g. {"columns": [-3, -2, -1, 0, 1, 2, 3, 4, 5, 6], "below": "lowest"}; columns
         may also be written as text ("+3"); ``kind = "differential"`` is accepted."""
-        cols, below, shift_from, caps = _parse_common(d, source, "differential")
+        r, cols, below, shift_from, caps = _parse_common(d, source, "differential")
         values: list[int] = []
         for i, c in enumerate(cols):
             if isinstance(c, int) and not isinstance(c, bool):
@@ -420,11 +397,11 @@ class DifferentialLadder:
             elif isinstance(c, str) and re.fullmatch(r"\s*[+-]?\d+\s*", c):
                 values.append(int(c))
             else:
-                raise DataError(source, f"columns[{i}]", f"{c!r} is not a whole-number column")
+                raise r.fail(f"columns[{i}]", f"{c!r} is not a whole-number column")
         try:
             return DifferentialLadder(tuple(values), below, shift_from, caps)
         except ValueError as e:
-            raise DataError(source, "columns", str(e)) from None
+            raise r.fail("columns", str(e)) from None
 
     def virtual_column(self, attack: float, defense: float) -> int:
         """The raw column extended by steps of 1 past both ends (may be < 0 or > last)."""
@@ -479,7 +456,5 @@ _LOADERS: Mapping[str, Callable[[Mapping[str, Any], str], Ladder]] = {
 
 def ladder_from_dict(d: Mapping[str, Any], source: str) -> Ladder:
     """Either ladder, chosen by ``kind = "odds" | "differential"`` in the data."""
-    kind = d.get("kind") if isinstance(d, Mapping) else None
-    if not isinstance(kind, str) or kind not in _LOADERS:
-        raise DataError(source, "kind", f"expected 'odds' or 'differential', got {kind!r}")
+    kind = Reader(d, source).choice("kind", tuple(_LOADERS))
     return _LOADERS[kind](d, source)

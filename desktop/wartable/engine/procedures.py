@@ -26,6 +26,7 @@ from typing import Any, Literal, TypeAlias
 from wartable.core.errors import DataError, IllegalAction
 from wartable.core.frozen import FrozenMap
 from wartable.core.rng import Rng
+from wartable.model.parse import Reader
 
 ModifierKind: TypeAlias = Literal["computed", "confirm"]
 # An answer is bool for an applies-or-not modifier, a count for a "per ..." modifier.
@@ -294,7 +295,7 @@ class Procedure:
         "4", "1-3", "6+", "6 or more", "0 or less". Unknown fields are errors, so typos
         surface on load.
         """
-        p = _Fields(d, source, "")
+        p = Reader(d, source)
         p.known(
             "id",
             "title",
@@ -307,33 +308,26 @@ class Procedure:
             "provisional",
             "note",
         )
-        dice = DiceSpec.parse(p.req_str("dice"), source, "dice")
-        raw_bands = p.req_list("bands")
-        bands = tuple(_band_from(b, source, f"bands[{i}]") for i, b in enumerate(raw_bands))
-        raw_mods = p.opt_list("modifiers")
-        mods = tuple(_modifier_from(m, source, f"modifiers[{i}]") for i, m in enumerate(raw_mods))
-        cum = p.opt_sub("cumulative")
-        clamp = p.opt_sub("clamp")
-        kwargs: dict[str, Any] = {
-            "id": p.req_str("id"),
-            "title": p.req_str("title"),
-            "dice": dice,
-            "bands": bands,
-            "modifiers": mods,
-            "rule": _rule(p.opt_str("rule")),
-            "provisional": p.opt_bool("provisional"),
-            "note": p.opt_str("note"),
-            "source": source,
-        }
-        if cum is not None:
-            cum.known("min", "max")
-            kwargs["cumulative_min"] = cum.opt_int("min")
-            kwargs["cumulative_max"] = cum.opt_int("max")
-        if clamp is not None:
-            clamp.known("min", "max")
-            kwargs["clamp_min"] = clamp.opt_int("min")
-            kwargs["clamp_max"] = clamp.opt_int("max")
-        return Procedure(**kwargs)
+        dice = DiceSpec.parse(p.text("dice", nonempty=True), source, "dice")
+        bands = tuple(_band_from(b) for b in p.items("bands"))
+        modifiers = tuple(_modifier_from(m) for m in p.opt_items("modifiers"))
+        cum_min, cum_max = _min_max(p.opt_sub("cumulative"))
+        clamp_min, clamp_max = _min_max(p.opt_sub("clamp"))
+        return Procedure(
+            id=p.text("id", nonempty=True),
+            title=p.text("title", nonempty=True),
+            dice=dice,
+            bands=bands,
+            modifiers=modifiers,
+            rule=_rule(p.opt_text("rule", "", nonempty=True)),
+            cumulative_min=cum_min,
+            cumulative_max=cum_max,
+            clamp_min=clamp_min,
+            clamp_max=clamp_max,
+            provisional=p.opt_flag("provisional"),
+            note=p.opt_text("note", "", nonempty=True),
+            source=source,
+        )
 
 
 def _cap(x: float, lo: int | None, hi: int | None) -> float:
@@ -423,87 +417,30 @@ def _validate(p: Procedure) -> None:
 # --------------------------------------------------------------------------- parsing
 
 
-class _Fields:
-    """Typed access to one dict of the data file, every failure a DataError naming the field."""
-
-    def __init__(self, d: object, source: str, where: str) -> None:
-        if not isinstance(d, Mapping):
-            raise DataError(source, where or "procedure", "expected a table of fields")
-        self.d: Mapping[str, Any] = d
-        self.source = source
-        self.where = where
-
-    def _at(self, key: str) -> str:
-        return f"{self.where}.{key}" if self.where else key
-
-    def error(self, key: str, what: str) -> DataError:
-        return DataError(self.source, self._at(key), what)
-
-    def known(self, *keys: str) -> None:
-        for k in self.d:
-            if k not in keys:
-                raise self.error(str(k), f"unknown field; expected one of {', '.join(keys)}")
-
-    def req_str(self, key: str) -> str:
-        if key not in self.d:
-            raise self.error(key, "missing")
-        v = self.d[key]
-        if not isinstance(v, str) or not v.strip():
-            raise self.error(key, f"expected non-empty text, got {v!r}")
-        return v
-
-    def opt_str(self, key: str) -> str:
-        return self.req_str(key) if key in self.d else ""
-
-    def req_int(self, key: str) -> int:
-        if key not in self.d:
-            raise self.error(key, "missing")
-        v = self.d[key]
-        if not isinstance(v, int) or isinstance(v, bool):
-            raise self.error(key, f"expected a whole number, got {v!r}")
-        return v
-
-    def opt_int(self, key: str) -> int | None:
-        return self.req_int(key) if key in self.d else None
-
-    def opt_bool(self, key: str) -> bool:
-        v = self.d.get(key, False)
-        if not isinstance(v, bool):
-            raise self.error(key, f"expected true or false, got {v!r}")
-        return v
-
-    def req_list(self, key: str) -> Sequence[Any]:
-        if key not in self.d:
-            raise self.error(key, "missing")
-        v = self.d[key]
-        if not isinstance(v, list | tuple):
-            raise self.error(key, f"expected a list, got {type(v).__name__}")
-        return v
-
-    def opt_list(self, key: str) -> Sequence[Any]:
-        return self.req_list(key) if key in self.d else ()
-
-    def opt_sub(self, key: str) -> _Fields | None:
-        return _Fields(self.d[key], self.source, self._at(key)) if key in self.d else None
+def _min_max(r: Reader | None) -> tuple[int | None, int | None]:
+    """The optional {min, max} of a cumulative cap or a clamp."""
+    if r is None:
+        return None, None
+    r.known("min", "max")
+    return r.opt_integer("min"), r.opt_integer("max")
 
 
-def _band_from(d: object, source: str, where: str) -> Band:
-    f = _Fields(d, source, where)
+def _band_from(f: Reader) -> Band:
     f.known("min", "max", "roll", "result", "text", "provisional")
-    if "roll" in f.d:
-        if "min" in f.d or "max" in f.d:
-            raise f.error("roll", "give either roll or min/max, not both")
-        low, high = _parse_roll(f.req_str("roll"), f)
+    if f.has("roll"):
+        if f.has("min") or f.has("max"):
+            raise f.fail("roll", "give either roll or min/max, not both")
+        low, high = _parse_roll(f.text("roll", nonempty=True), f)
     else:
-        low, high = f.opt_int("min"), f.opt_int("max")
+        low, high = f.opt_integer("min"), f.opt_integer("max")
         if low is None and high is None:
-            raise f.error("min", "missing; a band needs min, max or roll (only one may be open)")
-    result = f.req_str("result")
-    text = f.opt_str("text") or result
-    return Band(low, high, result, text, f.opt_bool("provisional"))
+            raise f.fail("min", "is missing; a band needs min, max or roll (only one may be open)")
+    result = f.text("result", nonempty=True)
+    text = f.opt_text("text", "", nonempty=True) or result
+    return Band(low, high, result, text, f.opt_flag("provisional"))
 
 
-def _parse_roll(text: str, f: _Fields) -> tuple[int | None, int | None]:
+def _parse_roll(text: str, f: Reader) -> tuple[int | None, int | None]:
     if m := _ONE_RE.match(text):
         return int(m.group(1)), int(m.group(1))
     if m := _RANGE_RE.match(text):
@@ -512,27 +449,24 @@ def _parse_roll(text: str, f: _Fields) -> tuple[int | None, int | None]:
         return int(m.group(1)), None
     if m := _OPEN_DOWN_RE.match(text):
         return None, int(m.group(1) or m.group(2))
-    raise f.error("roll", f"{text!r} is not a roll range; write '4', '1-3', '6+' or '0 or less'")
+    raise f.fail("roll", f"{text!r} is not a roll range; write '4', '1-3', '6+' or '0 or less'")
 
 
-def _modifier_from(d: object, source: str, where: str) -> Modifier:
-    f = _Fields(d, source, where)
+def _modifier_from(f: Reader) -> Modifier:
     f.known("id", "text", "value", "rule", "kind", "condition", "per", "max_count", "provisional")
-    mid = f.req_str("id")
-    f = _Fields(d, source, f"modifiers[{mid}]")  # name errors by id from here on
-    kind = f.req_str("kind")
-    if kind not in _KINDS:
-        raise f.error("kind", f"unknown kind {kind!r}; use 'computed' or 'confirm'")
+    mid = f.text("id", nonempty=True)
+    f = f.at(f"modifiers[{mid}]")  # name errors by id from here on
+    kind = f.choice("kind", _KINDS)
     return Modifier(
         id=mid,
-        text=f.req_str("text"),
-        value=f.req_int("value"),
-        kind="computed" if kind == "computed" else "confirm",
-        rule=_rule(f.opt_str("rule")),
-        condition=f.opt_str("condition"),
-        counted=f.opt_bool("per"),
-        max_count=f.opt_int("max_count"),
-        provisional=f.opt_bool("provisional"),
+        text=f.text("text", nonempty=True),
+        value=f.integer("value"),
+        kind=kind,
+        rule=_rule(f.opt_text("rule", "", nonempty=True)),
+        condition=f.opt_text("condition", "", nonempty=True),
+        counted=f.opt_flag("per"),
+        max_count=f.opt_integer("max_count"),
+        provisional=f.opt_flag("provisional"),
     )
 
 

@@ -30,12 +30,12 @@ from __future__ import annotations
 import gzip
 import io
 import json
-import math
 import os
 import zlib
 from collections.abc import Callable
-from typing import Any, NoReturn, TypeVar
+from typing import Any, TypeVar
 
+import shapely
 from shapely.geometry import MultiPolygon, Polygon  # type: ignore[import-untyped,unused-ignore]
 from shapely.validation import explain_validity  # type: ignore[import-untyped,unused-ignore]
 
@@ -64,6 +64,7 @@ from wartable.maps.model import (
     is_colour,
     places_index,
 )
+from wartable.model.parse import Reader, found, is_number, shown
 
 FORMAT = "wartable-map"
 FORMAT_VERSION = 1
@@ -71,19 +72,6 @@ MAX_MAP_BYTES = 200 * 1024 * 1024  # refused before parsing (and after gunzip)
 _GZIP_MAGIC = b"\x1f\x8b"
 
 __all__ = ["FORMAT", "FORMAT_VERSION", "MAX_MAP_BYTES", "dump_map", "load_map"]
-
-
-class _Fail(Exception):
-    """Raised deep in validation; load_map adds the source name and turns it into MapError."""
-
-    def __init__(self, where: str, what: str) -> None:
-        super().__init__(what)
-        self.where = where
-        self.what = what
-
-
-def _fail(where: str, what: str) -> NoReturn:
-    raise _Fail(where, what)
 
 
 # --- reading ---------------------------------------------------------------------------------
@@ -111,10 +99,7 @@ def load_map(
                 raw = f.read()
         except OSError as e:
             raise MapError(source, "", f"cannot read the map file ({e.strerror or e})") from e
-    try:
-        return _parse(_decode(raw))
-    except _Fail as e:
-        raise MapError(source, e.where, e.what) from None
+    return _parse(_decode(raw, source), source)
 
 
 def _too_big(n: int) -> str:
@@ -122,135 +107,148 @@ def _too_big(n: int) -> str:
     return f"the file is {n / 1024 / 1024:.1f} MB; map files may be at most {limit:.0f} MB"
 
 
-def _decode(raw: bytes) -> Any:
+def _decode(raw: bytes, source: str) -> Any:
     if raw[:2] == _GZIP_MAGIC:
         try:
             with gzip.GzipFile(fileobj=io.BytesIO(raw)) as gz:
-                # Read one byte past the limit so a gzip bomb stops there.
-                raw = gz.read(MAX_MAP_BYTES + 1)
+                # In chunks, stopping just past the limit: a gzip bomb stops there, and a
+                # small map never reserves the whole limit (read(n) allocates n at once).
+                chunks: list[bytes] = []
+                size = 0
+                while size <= MAX_MAP_BYTES:
+                    chunk = gz.read(1 << 20)
+                    if not chunk:
+                        break
+                    chunks.append(chunk)
+                    size += len(chunk)
+                raw = b"".join(chunks)
         except (OSError, EOFError, zlib.error) as e:
-            _fail("", f"not a readable gzip file ({e}); is it truncated?")
+            raise MapError(
+                source, "", f"not a readable gzip file ({e}); is it truncated?"
+            ) from None
         if len(raw) > MAX_MAP_BYTES:
             limit = MAX_MAP_BYTES / 1024 / 1024
-            _fail("", f"the file unpacks to more than {limit:.0f} MB, the limit for map files")
+            raise MapError(
+                source, "", f"the file unpacks to more than {limit:.0f} MB, the limit for map files"
+            )
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
-        _fail("", "not a JSON text file (it is not UTF-8); is this a Wartable map file?")
+        raise MapError(
+            source, "", "not a JSON text file (it is not UTF-8); is this a Wartable map file?"
+        ) from None
     try:
         return json.loads(text)
     except json.JSONDecodeError as e:
-        _fail(
+        raise MapError(
+            source,
             "",
             f"not JSON ({e.msg} at line {e.lineno}, column {e.colno}); "
             "is this a Wartable map file?",
-        )
+        ) from None
 
 
-def _parse(doc: Any) -> HexMap | AreaMap:
+def _parse(doc: Any, source: str) -> HexMap | AreaMap:
     if not isinstance(doc, dict):
-        _fail("", f"the top level is {json_kind(doc)}, not an object; is this a Wartable map file?")
+        raise MapError(
+            source,
+            "",
+            f"the top level is {json_kind(doc)}, not an object; is this a Wartable map file?",
+        )
+    r = Reader(doc, source, error=MapError, table_word="an object")
     fmt = doc.get("format")
     if fmt != FORMAT:
         shown = "missing" if fmt is None else repr(fmt)
-        _fail("format", f"format is {shown}, not '{FORMAT}'; this is not a Wartable map file")
-    ver = doc.get("format_version")
-    if isinstance(ver, bool) or not isinstance(ver, int) or ver < 1:
-        _fail("format_version", f"format_version must be a whole number >= 1, not {ver!r}")
+        raise r.fail(
+            "format", f"format is {shown}, not '{FORMAT}'; this is not a Wartable map file"
+        )
+    ver = r.integer("format_version", minimum=1)
     if ver > FORMAT_VERSION:
-        _fail(
+        raise r.fail(
             "format_version",
             f"format_version {ver} was made by a newer Wartable; update the app "
             f"(this one reads up to {FORMAT_VERSION})",
         )
-    kind = doc.get("kind")
-    if kind == "hex":
-        return _parse_hex(doc)
-    if kind == "area":
-        return _parse_area(doc)
-    _fail("kind", f"kind must be 'hex' or 'area', not {kind!r}")
+    if r.choice("kind", ("hex", "area")) == "hex":
+        return _parse_hex(r)
+    return _parse_area(r)
 
 
-_COMMON = {
+_COMMON = (
     *("format", "format_version", "kind", "id", "title", "version"),
     *("boxes", "places", "provisional", "notes"),
-}
-_HEX_TOP = _COMMON | {"layout", "labels", "hex_size_miles", "terrain_types", "hexes", "hexsides"}
-_AREA_TOP = _COMMON | {"spaces", "adjacency", "extent"}
+)
+_HEX_TOP = (*_COMMON, "layout", "labels", "hex_size_miles", "terrain_types", "hexes", "hexsides")
+_AREA_TOP = (*_COMMON, "spaces", "adjacency", "extent")
 
 
-def _parse_hex(doc: dict[str, Any]) -> HexMap:
-    _only(doc, _HEX_TOP, "")
-    map_id, title, version = _header(doc)
-    layout = _layout(_obj(doc, "layout", ""))
-    labels = _labels(_obj(doc, "labels", ""), layout)
-    miles = _opt_num(doc, "hex_size_miles", "")
+def _parse_hex(r: Reader) -> HexMap:
+    r.known(*_HEX_TOP)
+    map_id, title, version = _header(r)
+    layout = _layout(r.sub("layout"))
+    labels = _labels(r.sub("labels"), layout)
+    miles = r.opt_number("hex_size_miles")
     if miles is not None and miles <= 0:
-        _fail("", f"field 'hex_size_miles' must be positive, not {miles}")
+        raise r.fail("hex_size_miles", f"must be positive, not {miles:g}")
 
     terrain: dict[str, TerrainType] = {}
-    for i, t in enumerate(_list(doc, "terrain_types", "")):
-        where = f"terrain_types[{i}]"
-        t = _as_obj(t, where)
-        _only(t, {"id", "name", "fill", "pattern"}, where)
-        tid = _str(t, "id", where)
-        where = f"terrain type '{tid}'"
+    for t in r.items("terrain_types"):
+        t.known("id", "name", "fill", "pattern")
+        tid = t.text("id")
+        t = t.at(f"terrain type '{tid}'")
         if tid in terrain:
-            _fail(where, "duplicate terrain id")
-        fill = _str(t, "fill", where)
+            raise t.fail_here("duplicate terrain id")
+        fill = t.text("fill")
         if not is_colour(fill):
-            _fail(where, f"field 'fill' is {fill!r}, not a colour like '#a0b060'")
-        terrain[tid] = TerrainType(tid, _str(t, "name", where), fill, _opt_str(t, "pattern", where))
+            raise t.fail("fill", f"must be a colour like '#a0b060', not {fill!r}")
+        terrain[tid] = TerrainType(tid, t.text("name"), fill, t.opt_text("pattern"))
 
     raw_hexes: dict[Hex, tuple[str, HexInfo]] = {}
-    for i, item in enumerate(_list(doc, "hexes", "")):
-        where = f"hexes[{i}]"
-        item = _as_obj(item, where)
-        _only(item, {"label", "terrain", "region", "features"}, where)
-        h = _hex_label(labels, _str(item, "label", where), where, "field 'label'")
+    for item in r.items("hexes"):
+        item.known("label", "terrain", "region", "features")
+        h = _hex_label(labels, item, "label")
         label = labels.label(h)
-        where = f"hex {label}"
+        item = item.at(f"hex {label}")
         if h in raw_hexes:
-            _fail(where, "duplicate hex: it is listed twice")
-        tid = _str(item, "terrain", where)
+            raise item.fail_here("duplicate hex: it is listed twice")
+        tid = item.text("terrain")
         if tid not in terrain:
             known = ", ".join(sorted(terrain)) or "none"
-            _fail(where, f"unknown terrain {tid!r} (terrain_types defines: {known})")
-        info = HexInfo(tid, _opt_str(item, "region", where), (), _features(item, where))
+            raise item.fail("terrain", f"unknown terrain {tid!r} (terrain_types defines: {known})")
+        info = HexInfo(tid, item.opt_text("region"), (), _features(item))
         raw_hexes[h] = (label, info)
 
     sides: dict[Hexside, tuple[str, ...]] = {}
-    for i, item in enumerate(_list(doc, "hexsides", "")):
-        where = f"hexsides[{i}]"
-        item = _as_obj(item, where)
-        _only(item, {"a", "b", "features"}, where)
-        a_txt, b_txt = _str(item, "a", where), _str(item, "b", where)
-        where = f"hexside {a_txt}-{b_txt}"
-        ha = _hex_label(labels, a_txt, where, "field 'a'")
-        hb = _hex_label(labels, b_txt, where, "field 'b'")
-        for txt, h in ((a_txt, ha), (b_txt, hb)):
+    for item in r.items("hexsides"):
+        item.known("a", "b", "features")
+        a_txt, b_txt = item.text("a"), item.text("b")
+        item = item.at(f"hexside {a_txt}-{b_txt}")
+        ha, hb = _hex_label(labels, item, "a"), _hex_label(labels, item, "b")
+        for key, txt, h in (("a", a_txt, ha), ("b", b_txt, hb)):
             if h not in raw_hexes:
-                _fail(where, f"names hex {txt}, which is not on the map (not in 'hexes')")
+                raise item.fail(key, f"names hex {txt}, which is not on the map (not in 'hexes')")
         if ha.distance(hb) != 1:
-            _fail(where, f"hexes {a_txt} and {b_txt} are not adjacent, so share no hexside")
+            raise item.fail_here(f"hexes {a_txt} and {b_txt} are not adjacent, so share no hexside")
         side = Hexside.between(ha, hb)
         if side in sides:
-            _fail(where, "duplicate hexside: it is listed twice")
-        sides[side] = _features(item, where)
+            raise item.fail_here("duplicate hexside: it is listed twice")
+        sides[side] = _features(item)
 
-    def at_hex(text: str, where: str) -> str:
-        h = _hex_label(labels, text, where, "field 'at'")
+    def at_hex(place: Reader) -> str:
+        h = _hex_label(labels, place, "at")
         if h not in raw_hexes:
-            _fail(where, f"field 'at' names hex {text}, which is not on the map")
+            raise place.fail("at", f"names hex {place.text('at')}, which is not on the map")
         return labels.label(h)
 
-    places = _places(doc, at_hex)
+    places = _places(r, at_hex)
     index = places_index(places)
     hexes = {
         h: HexInfo(info.terrain, info.region, index.get(label, ()), info.features)
         for h, (label, info) in raw_hexes.items()
     }
+    boxes = _boxes(r)
     return _build(
+        r,
         lambda: HexMap(
             id=map_id,
             title=title,
@@ -261,208 +259,203 @@ def _parse_hex(doc: dict[str, Any]) -> HexMap:
             hexes=FrozenMap(hexes),
             hexsides=FrozenMap(sides),
             places=places,
-            boxes=_boxes(doc),
+            boxes=boxes,
             hex_size_miles=miles,
-            provisional=_bool(doc, "provisional", "", False),
-            notes=_opt_str(doc, "notes", "") or "",
-        )
+            provisional=r.opt_flag("provisional"),
+            notes=r.opt_text("notes", ""),
+        ),
     )
 
 
-def _parse_area(doc: dict[str, Any]) -> AreaMap:
-    _only(doc, _AREA_TOP, "")
-    map_id, title, version = _header(doc)
+def _parse_area(r: Reader) -> AreaMap:
+    r.known(*_AREA_TOP)
+    map_id, title, version = _header(r)
     spaces: dict[str, Space] = {}
-    for i, item in enumerate(_list(doc, "spaces", "")):
-        where = f"spaces[{i}]"
-        item = _as_obj(item, where)
-        _only(item, {"id", "name", "kind", "polygon", "label_point"}, where)
-        sid = _str(item, "id", where)
-        where = f"space '{sid}'"
+    for s in r.items("spaces"):
+        s.known("id", "name", "kind", "polygon", "label_point")
+        sid = s.text("id")
+        s = s.at(f"space '{sid}'")
         if sid in spaces:
-            _fail(where, "duplicate space id")
-        kind = _str(item, "kind", where)
-        if kind not in SPACE_KINDS:
-            _fail(where, f"field 'kind' must be 'land' or 'sea', not {kind!r}")
-        poly = _polygon(_obj(item, "polygon", where), where)
-        lp = item.get("label_point")
-        point = _point(lp, where, "label_point") if lp is not None else None
+            raise s.fail_here("duplicate space id")
+        kind = s.choice("kind", SPACE_KINDS)
+        poly = _polygon(s.sub("polygon"))
+        point = s.opt_point("label_point")
         if point is None:
             rp = poly.representative_point()
             point = (float(rp.x), float(rp.y))
-        spaces[sid] = Space(sid, _str(item, "name", where), kind, poly, point)
+        spaces[sid] = Space(sid, s.text("name"), kind, poly, point)
 
     pairs: set[frozenset[str]] = set()
-    for i, item in enumerate(_list(doc, "adjacency", "")):
-        where = f"adjacency[{i}]"
+    for i, item in enumerate(r.seq("adjacency")):
+        key = f"adjacency[{i}]"
         pair_ok = isinstance(item, list) and len(item) == 2
         if not (pair_ok and all(isinstance(s, str) for s in item)):
-            _fail(where, f'must be a pair of space ids like ["a", "b"], not {_short(item)}')
+            raise r.fail(key, f'must be a pair of space ids like ["a", "b"], not {found(item)}')
         a, b = item
         if a == b:
-            _fail(where, f"names space {a!r} twice; a space is not adjacent to itself")
-        for s in (a, b):
-            if s not in spaces:
-                _fail(where, f"names unknown space {s!r}")
+            raise r.fail(key, f"names space {a!r} twice; a space is not adjacent to itself")
+        for sid in (a, b):
+            if sid not in spaces:
+                raise r.fail(key, f"names unknown space {sid!r}")
         pairs.add(frozenset((a, b)))
 
-    def at_space(text: str, where: str) -> str:
-        if text not in spaces:
-            _fail(where, f"field 'at' names unknown space {text!r}")
-        return text
+    def at_space(place: Reader) -> str:
+        sid = place.text("at")
+        if sid not in spaces:
+            raise place.fail("at", f"names unknown space {sid!r}")
+        return sid
 
-    places = _places(doc, at_space)
+    places = _places(r, at_space)
     extent: Bounds | None = None
-    if doc.get("extent") is not None:
-        ext = doc["extent"]
-        if not (isinstance(ext, list) and len(ext) == 4 and all(_is_num(v) for v in ext)):
-            _fail("", f"field 'extent' must be [minx, miny, maxx, maxy], not {_short(ext)}")
-        extent = (float(ext[0]), float(ext[1]), float(ext[2]), float(ext[3]))
+    if r.has("extent"):
+        ext = r.seq("extent", of="number")
+        if len(ext) != 4:
+            raise r.fail(
+                "extent", f"must be [minx, miny, maxx, maxy], not {found(r.data['extent'])}"
+            )
+        extent = (ext[0], ext[1], ext[2], ext[3])
+    boxes = _boxes(r)
     return _build(
+        r,
         lambda: AreaMap(
             id=map_id,
             title=title,
             version=version,
             spaces=FrozenMap(spaces),
             adjacency=frozenset(pairs),
-            boxes=_boxes(doc),
+            boxes=boxes,
             places=places,
             extent=extent,
-            provisional=_bool(doc, "provisional", "", False),
-            notes=_opt_str(doc, "notes", "") or "",
-        )
+            provisional=r.opt_flag("provisional"),
+            notes=r.opt_text("notes", ""),
+        ),
     )
 
 
 _M = TypeVar("_M", HexMap, AreaMap)
 
 
-def _build(make: Callable[[], _M]) -> _M:
+def _build(r: Reader, make: Callable[[], _M]) -> _M:
     # The model re-checks its invariants; anything the loader missed still becomes a MapError.
     try:
         return make()
     except ValueError as e:
-        _fail("", str(e))
+        raise r.fail_here(str(e)) from None
 
 
-def _header(doc: dict[str, Any]) -> tuple[str, str, int]:
-    map_id = _str(doc, "id", "")
+def _header(r: Reader) -> tuple[str, str, int]:
+    map_id = r.text("id")
     if not map_id:
-        _fail("", "field 'id' is empty; it should look like 'game/name'")
-    version = _int(doc, "version", "")
-    return map_id, _str(doc, "title", ""), version
+        raise r.fail("id", "must not be empty; it should look like 'game/name'")
+    version = r.integer("version")
+    return map_id, r.text("title"), version
 
 
-def _layout(d: dict[str, Any]) -> Layout:
-    where = "layout"
-    _only(d, {"orientation", "size_x", "size_y", "origin_x", "origin_y"}, where)
-    o = _str(d, "orientation", where)
-    try:
-        orientation = Orientation(o)
-    except ValueError:
-        _fail(where, f"field 'orientation' must be 'flat' or 'pointy', not {o!r}")
+def _layout(r: Reader) -> Layout:
+    r.known("orientation", "size_x", "size_y", "origin_x", "origin_y")
+    orientation = Orientation(r.choice("orientation", [o.value for o in Orientation]))
     try:
         return Layout(
             orientation,
-            _num(d, "size_x", where),
-            _num(d, "size_y", where),
-            _opt_num(d, "origin_x", where) or 0.0,
-            _opt_num(d, "origin_y", where) or 0.0,
+            r.number("size_x"),
+            r.number("size_y"),
+            r.opt_number("origin_x", 0.0),
+            r.opt_number("origin_y", 0.0),
         )
     except ValueError as e:
-        _fail(where, str(e))
+        raise r.fail_here(str(e)) from None
 
 
 _LABEL_INTS = ("col_start", "row_start", "col_dir", "row_dir", "col_digits", "row_digits")
 
 
-def _labels(d: dict[str, Any], layout: Layout) -> LabelScheme:
-    where = "labels"
-    _only(d, {"offset", "column_first", "prefix", "separator", *_LABEL_INTS}, where)
-    off = _str(d, "offset", where)
-    try:
-        kind = OffsetKind(off)
-    except ValueError:
-        names = ", ".join(k.value for k in OffsetKind)
-        _fail(where, f"field 'offset' must be one of {names}, not {off!r}")
+def _labels(r: Reader, layout: Layout) -> LabelScheme:
+    r.known("offset", "column_first", *_LABEL_INTS, "prefix", "separator")
+    off = r.choice("offset", [k.value for k in OffsetKind])
+    kind = OffsetKind(off)
     if kind.orientation is not layout.orientation:
-        _fail(
-            where,
+        raise r.fail(
+            "offset",
             f"offset {off!r} is for {kind.orientation.value}-top hexes, "
             f"but the layout is {layout.orientation.value}-top",
         )
     defaults = LabelScheme(kind)
-    ints = {k: _opt_int(d, k, where) for k in _LABEL_INTS}
+    ints = {k: r.opt_integer(k, getattr(defaults, k)) for k in _LABEL_INTS}
     try:
         return LabelScheme(
             kind,
-            column_first=_bool(d, "column_first", where, defaults.column_first),
-            prefix=_opt_str(d, "prefix", where) or "",
-            separator=_opt_str(d, "separator", where) or "",
-            **{k: getattr(defaults, k) if v is None else v for k, v in ints.items()},
+            column_first=r.opt_flag("column_first", defaults.column_first),
+            prefix=r.opt_text("prefix", ""),
+            separator=r.opt_text("separator", ""),
+            **ints,
         )
     except ValueError as e:
-        _fail(where, str(e))
+        raise r.fail_here(str(e)) from None
 
 
-def _hex_label(labels: LabelScheme, text: str, where: str, what: str) -> Hex:
+def _hex_label(labels: LabelScheme, r: Reader, key: str) -> Hex:
+    text = r.text(key)
     try:
         return labels.parse(text)
     except ValueError as e:
-        _fail(where, f"{what}: {e}")
+        raise r.fail(key, str(e)) from None
 
 
-def _places(doc: dict[str, Any], resolve: Callable[[str, str], str]) -> tuple[Place, ...]:
+def _places(r: Reader, resolve: Callable[[Reader], str]) -> tuple[Place, ...]:
+    """The places; `resolve` reads a place's "at" and returns the hex label or space id."""
     out: list[Place] = []
-    for i, item in enumerate(_list(doc, "places", "", required=False)):
-        where = f"places[{i}]"
-        item = _as_obj(item, where)
-        _only(item, {"name", "kind", "at"}, where)
-        name = _str(item, "name", where)
-        where = f"place '{name}'"
-        kind = _str(item, "kind", where)
-        if kind not in PLACE_KINDS:
-            _fail(where, f"field 'kind' must be one of {', '.join(PLACE_KINDS)}, not {kind!r}")
-        at = resolve(_str(item, "at", where), where)
-        out.append(Place(name, kind, at))
+    for p in r.opt_items("places"):
+        p.known("name", "kind", "at")
+        name = p.text("name")
+        p = p.at(f"place '{name}'")
+        kind = p.choice("kind", PLACE_KINDS)
+        out.append(Place(name, kind, resolve(p)))
     return tuple(out)
 
 
-def _boxes(doc: dict[str, Any]) -> tuple[OffMapBox, ...]:
+def _boxes(r: Reader) -> tuple[OffMapBox, ...]:
     out: list[OffMapBox] = []
     seen: set[str] = set()
-    for i, item in enumerate(_list(doc, "boxes", "", required=False)):
-        where = f"boxes[{i}]"
-        item = _as_obj(item, where)
-        _only(item, {"id", "name", "x", "y", "w", "h"}, where)
-        bid = _str(item, "id", where)
-        where = f"box '{bid}'"
+    for b in r.opt_items("boxes"):
+        b.known("id", "name", "x", "y", "w", "h")
+        bid = b.text("id")
+        b = b.at(f"box '{bid}'")
         if bid in seen:
-            _fail(where, "duplicate box id")
+            raise b.fail_here("duplicate box id")
         seen.add(bid)
-        x, y = _num(item, "x", where), _num(item, "y", where)
-        w, h = _num(item, "w", where), _num(item, "h", where)
+        x, y = b.number("x"), b.number("y")
+        w, h = b.number("w"), b.number("h")
         if w <= 0 or h <= 0:
-            _fail(where, f"width and height must be positive, not {w} x {h}")
-        out.append(OffMapBox(bid, _str(item, "name", where), x, y, w, h))
+            raise b.fail_here(f"width and height must be positive, not {w} x {h}")
+        out.append(OffMapBox(bid, b.text("name"), x, y, w, h))
     return tuple(out)
 
 
-def _features(d: dict[str, Any], where: str) -> tuple[str, ...]:
-    feats = _list(d, "features", where, required=False)
+def _features(r: Reader) -> tuple[str, ...]:
     out: list[str] = []
-    for j, f in enumerate(feats):
-        if not isinstance(f, str) or not f:
-            _fail(where, f"field 'features' item {j} must be a non-empty string, not {_short(f)}")
+    for j, f in enumerate(r.opt_seq("features", of="text")):
+        if not f:
+            raise r.fail(f"features[{j}]", "must not be empty")
         if f in out:
-            _fail(where, f"field 'features' lists {f!r} twice")
+            raise r.fail("features", f"lists {f!r} twice")
         out.append(f)
     return tuple(out)
 
 
-def _polygon(geo: dict[str, Any], where: str) -> Polygon | MultiPolygon:
-    gtype = geo.get("type")
-    coords = geo.get("coordinates")
+def _polygon(r: Reader) -> Polygon | MultiPolygon:
+    """A GeoJSON Polygon or MultiPolygon geometry object."""
+    gtype = r.data.get("type")
+    coords = r.data.get("coordinates")
+    if gtype in ("Polygon", "MultiPolygon"):
+        # Fast path: GEOS parses the coordinates in C (a world map has ~140,000 points);
+        # anything it refuses goes through the checks below for a precise message.
+        try:
+            fast = shapely.from_geojson(json.dumps({"type": gtype, "coordinates": coords}))
+        except (shapely.errors.GEOSException, TypeError, ValueError):
+            fast = None
+        if isinstance(fast, Polygon | MultiPolygon) and not fast.is_empty and fast.is_valid \
+                and fast.geom_type == gtype and not fast.has_z:
+            return fast
     try:
         if gtype == "Polygon":
             shell, holes = _rings(coords)
@@ -474,9 +467,9 @@ def _polygon(geo: dict[str, Any], where: str) -> Polygon | MultiPolygon:
         else:
             raise ValueError(f"type must be 'Polygon' or 'MultiPolygon', not {gtype!r}")
     except ValueError as e:
-        _fail(where, f"invalid polygon: {e}")
+        raise r.fail_here(f"invalid polygon: {e}") from None
     if poly.is_empty or not poly.is_valid:
-        _fail(where, f"invalid polygon: {explain_validity(poly)}")
+        raise r.fail_here(f"invalid polygon: {explain_validity(poly)}")
     return poly
 
 
@@ -489,120 +482,11 @@ def _rings(coords: Any) -> tuple[list[tuple[float, float]], list[list[tuple[floa
             raise ValueError("each ring needs at least 4 [x, y] points (first = last)")
         pts: list[tuple[float, float]] = []
         for p in ring:
-            if not (isinstance(p, list) and len(p) == 2 and all(_is_num(v) for v in p)):
-                raise ValueError(f"a point must be [x, y] with finite numbers, not {_short(p)}")
+            if not (isinstance(p, list) and len(p) == 2 and all(is_number(v) for v in p)):
+                raise ValueError(f"a point must be [x, y] with finite numbers, not {shown(p)}")
             pts.append((float(p[0]), float(p[1])))
         rings.append(pts)
     return rings[0], rings[1:]
-
-
-def _point(v: Any, where: str, key: str) -> tuple[float, float]:
-    if not (isinstance(v, list) and len(v) == 2 and all(_is_num(c) for c in v)):
-        _fail(where, f"field '{key}' must be [x, y], not {_short(v)}")
-    return (float(v[0]), float(v[1]))
-
-
-# --- field readers: each names the field and what it should have been -------------------------
-
-
-def _short(v: Any) -> str:
-    text = json.dumps(v, ensure_ascii=False)
-    return text if len(text) <= 40 else text[:37] + "..."
-
-
-def _is_num(v: Any) -> bool:
-    return isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v)
-
-
-def _missing(key: str, where: str) -> NoReturn:
-    _fail(where, f"missing field '{key}'")
-
-
-def _wrong(key: str, where: str, want: str, v: Any) -> NoReturn:
-    _fail(where, f"field '{key}' must be {want}, not {json_kind(v)} ({_short(v)})")
-
-
-def _only(d: dict[str, Any], allowed: set[str], where: str) -> None:
-    extra = sorted(set(d) - allowed)
-    if extra:
-        _fail(where, f"unknown field '{extra[0]}' (expected: {', '.join(sorted(allowed))})")
-
-
-def _as_obj(v: Any, where: str) -> dict[str, Any]:
-    if not isinstance(v, dict):
-        _fail(where, f"must be an object, not {json_kind(v)}")
-    return v
-
-
-def _obj(d: dict[str, Any], key: str, where: str) -> dict[str, Any]:
-    if key not in d:
-        _missing(key, where)
-    v = d[key]
-    if not isinstance(v, dict):
-        _wrong(key, where, "an object", v)
-    return v
-
-
-def _list(d: dict[str, Any], key: str, where: str, *, required: bool = True) -> list[Any]:
-    if key not in d:
-        if required:
-            _missing(key, where)
-        return []
-    v = d[key]
-    if not isinstance(v, list):
-        _wrong(key, where, "a list", v)
-    return v
-
-
-def _str(d: dict[str, Any], key: str, where: str) -> str:
-    if key not in d:
-        _missing(key, where)
-    v = d[key]
-    if not isinstance(v, str):
-        _wrong(key, where, "a string", v)
-    return v
-
-
-def _opt_str(d: dict[str, Any], key: str, where: str) -> str | None:
-    v = d.get(key)
-    if v is not None and not isinstance(v, str):
-        _wrong(key, where, "a string or null", v)
-    return v
-
-
-def _num(d: dict[str, Any], key: str, where: str) -> float:
-    if key not in d:
-        _missing(key, where)
-    v = d[key]
-    if not _is_num(v):
-        _wrong(key, where, "a finite number", v)
-    return float(v)
-
-
-def _opt_num(d: dict[str, Any], key: str, where: str) -> float | None:
-    if d.get(key) is None:
-        return None
-    return _num(d, key, where)
-
-
-def _int(d: dict[str, Any], key: str, where: str) -> int:
-    if key not in d:
-        _missing(key, where)
-    v = d[key]
-    if isinstance(v, bool) or not isinstance(v, int):
-        _wrong(key, where, "a whole number", v)
-    return v
-
-
-def _opt_int(d: dict[str, Any], key: str, where: str) -> int | None:
-    return None if d.get(key) is None else _int(d, key, where)
-
-
-def _bool(d: dict[str, Any], key: str, where: str, default: bool) -> bool:
-    v = d.get(key, default)
-    if not isinstance(v, bool):
-        _wrong(key, where, "true or false", v)
-    return v
 
 
 # --- writing ---------------------------------------------------------------------------------

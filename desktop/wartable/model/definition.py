@@ -11,7 +11,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from wartable.core.errors import DataError
 from wartable.core.frozen import FrozenMap
 from wartable.model.parse import Reader
 from wartable.model.sequence import Sequence
@@ -114,32 +113,30 @@ class GameDefinition:
     @staticmethod
     def from_dict(data: Mapping[str, Any], source: str) -> GameDefinition:
         """Build from the merged contents of a game's data files."""
-        r = Reader(data, source, "")
+        r = Reader(data, source)
         g = r.sub("game")
-        sides = tuple(_side(sr) for sr in r.items("sides"))
+        sides = tuple(_side(sr) for sr in r.opt_items("sides"))
         if not sides:
-            raise DataError(source, "sides", "a game needs at least one side")
+            raise r.fail("sides", "a game needs at least one side")
         side_ids = tuple(s.id for s in sides)
         unit_types: dict[str, UnitType] = {}
-        for ur in r.items("units"):
+        for ur in r.opt_items("units"):
             u = _unit(ur)
             if u.id in unit_types:
                 raise ur.fail("id", f"duplicate unit type {u.id!r}")
             unit_types[u.id] = u
         scenarios: dict[str, Scenario] = {}
-        for sr in r.items("scenarios"):
+        for sr in r.opt_items("scenarios"):
             sc = _scenario(sr, side_ids, unit_types)
             scenarios[sc.id] = sc
         if not scenarios:
-            raise DataError(source, "scenarios", "a game needs at least one scenario")
+            raise r.fail("scenarios", "a game needs at least one scenario")
         options = tuple(
             OptionDef(o.text("id"), o.text("name"), o.data.get("default", False),
-                      o.text("rule", ""), o.text("description", ""))
-            for o in r.items("options")
+                      o.opt_text("rule", ""), o.opt_text("description", ""))
+            for o in r.opt_items("options")
         )
-        enforcement = g.text("enforcement", "enforced")
-        if enforcement not in ("enforced", "assisted"):
-            raise g.fail("enforcement", "must be 'enforced' or 'assisted'")
+        enforcement = g.opt_choice("enforcement", ("enforced", "assisted"), "enforced")
         return GameDefinition(
             id=g.text("id"),
             title=g.text("title"),
@@ -149,17 +146,17 @@ class GameDefinition:
             scenarios=FrozenMap(scenarios),
             sequence=Sequence.from_dict(r.table("sequence"), side_ids, source,
                                         {s.id: s.name for s in sides}),
-            maps=tuple(g.seq("maps", [])),
+            maps=tuple(g.opt_seq("maps")),
             options=options,
-            tables=freeze(r.table("tables", {})),
+            tables=freeze(r.opt_table("tables")),
             enforcement=enforcement,
         )
 
 
 def _colour(r: Reader, key: str, default: str | None = None) -> str:
-    c: str = r.text(key, default)
+    c = r.text(key) if default is None else r.opt_text(key, default)
     if c and not _COLOUR.match(c):
-        raise r.fail(key, f"must be a colour like '#a0b0c0', got {c!r}")
+        raise r.fail(key, f"must be a colour like '#a0b0c0', not {c!r}")
     return c
 
 
@@ -170,56 +167,48 @@ def _side(r: Reader) -> Side:
         colour=_colour(r, "colour"),
         text_colour=_colour(r, "text_colour", "#000000"),
         alt_colour=_colour(r, "alt_colour", ""),
-        hidden_info=r.flag("hidden_info", False),
+        hidden_info=r.opt_flag("hidden_info"),
     )
 
 
 def _unit(r: Reader) -> UnitType:
-    symbol = r.text("symbol", "none")
-    if symbol not in SYMBOLS:
-        raise r.fail("symbol", f"unknown symbol {symbol!r}; known: {', '.join(sorted(SYMBOLS))}")
-    factors = r.seq("factors", [])
-    if not all(isinstance(f, int) and not isinstance(f, bool) for f in factors):
-        raise r.fail("factors", "must be a list of whole numbers")
+    symbol = r.opt_choice("symbol", sorted(SYMBOLS), "none")
+    factors = r.opt_seq("factors", of="integer")
     known = {"id", "name", "symbol", "factors", "movement", "size"}
     return UnitType(
         id=r.text("id"),
         name=r.text("name"),
         symbol=symbol,
         factors=tuple(factors),
-        movement=r.integer("movement", 0),
-        size=r.text("size", ""),
+        movement=r.opt_integer("movement", 0),
+        size=r.opt_text("size", ""),
         extra=freeze({k: v for k, v in r.data.items() if k not in known}),
     )
 
 
 def _scenario(r: Reader, sides: tuple[str, ...], units: Mapping[str, UnitType]) -> Scenario:
     setup: list[Placement] = []
-    for pr in r.items("setup"):
+    for pr in r.opt_items("setup"):
         t = pr.text("type")
         if t not in units:
             raise pr.fail("type", f"unknown unit type {t!r}")
-        side = pr.text("side")
-        if side not in sides:
-            raise pr.fail("side", f"unknown side {side!r}; sides are {', '.join(sides)}")
-        count = pr.integer("count", 1)
-        if count < 1:
-            raise pr.fail("count", "must be at least 1")
+        side = pr.choice("side", sides)
+        count = pr.opt_integer("count", 1, minimum=1)
         known = {"type", "side", "location", "count", "name"}
         setup.append(
-            Placement(t, side, pr.text("location"), count, pr.text("name", ""),
+            Placement(t, side, pr.text("location"), count, pr.opt_text("name", ""),
                       freeze({k: v for k, v in pr.data.items() if k not in known}))
         )
-    first = r.integer("first_turn", 1)
+    first = r.opt_integer("first_turn", 1)
     last = r.integer("last_turn")
     if last < first:
         raise r.fail("last_turn", f"must not be before first_turn ({first})")
     return Scenario(
         id=r.text("id"),
         name=r.text("name"),
-        description=r.text("description", ""),
+        description=r.opt_text("description", ""),
         first_turn=first,
         last_turn=last,
         setup=tuple(setup),
-        vars=freeze(r.table("vars", {})),
+        vars=freeze(r.opt_table("vars")),
     )

@@ -10,7 +10,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from wartable.core.errors import DataError
 from wartable.model.parse import Reader
 
 
@@ -70,24 +69,21 @@ class Sequence:
                   names: Mapping[str, str] | None = None) -> Sequence:
         r = Reader(data, source, "sequence")
         phases: list[Phase] = []
-        for pr in r.items("phases"):
-            each = pr.flag("for_each_side", False)
-            for side in sides if each else (pr.text("side", "*"),):
-                if side != "*" and side not in sides:
-                    raise pr.fail("side", f"unknown side {side!r}; sides are {', '.join(sides)}")
-                steps = []
-                for sr in pr.items("steps"):
-                    steps.append(
-                        Step(
-                            id=sr.text("id"),
-                            name=sr.text("name"),
-                            kind=sr.text("kind"),
-                            rule=sr.text("rule", ""),
-                            prompt=sr.text("prompt", ""),
-                            condition=sr.opt_str("condition"),
-                            side=sr.opt_str("side"),
-                        )
+        for pr in r.opt_items("phases"):
+            each = pr.opt_flag("for_each_side")
+            for side in sides if each else (pr.opt_choice("side", ("*", *sides), "*"),):
+                steps = [
+                    Step(
+                        id=sr.text("id"),
+                        name=sr.text("name"),
+                        kind=sr.text("kind"),
+                        rule=sr.opt_text("rule", ""),
+                        prompt=sr.opt_text("prompt", ""),
+                        condition=sr.opt_text("condition"),
+                        side=sr.opt_text("side"),
                     )
+                    for sr in pr.opt_items("steps")
+                ]
                 if not steps:
                     raise pr.fail("steps", "a phase needs at least one step")
                 pid = pr.text("id")
@@ -96,13 +92,13 @@ class Sequence:
                     pid = f"{side}.{pid}"
                     name = name.replace("{side}", (names or {}).get(side, side))
                 phases.append(
-                    Phase(pid, name, side, tuple(steps), pr.text("rule", ""),
-                          pr.opt_str("condition"))
+                    Phase(pid, name, side, tuple(steps), pr.opt_text("rule", ""),
+                          pr.opt_text("condition"))
                 )
         if not phases:
-            raise DataError(source, "sequence.phases", "the sequence of play has no phases")
+            raise r.fail("phases", "the sequence of play has no phases")
         ids = [p.id for p in phases]
         dup = {i for i in ids if ids.count(i) > 1}
         if dup:
-            raise DataError(source, "sequence.phases", f"duplicate phase id {sorted(dup)[0]!r}")
+            raise r.fail("phases", f"duplicate phase id {sorted(dup)[0]!r}")
         return Sequence(tuple(phases))
