@@ -193,6 +193,18 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
     return EXIT_ERROR if failures else 0
 
 
+def cmd_battle_calc(args: argparse.Namespace) -> int:
+    """Axis & Allies Anniversary: the exact odds of a battle (dynamic programming)."""
+    from wartable.games.aa_anniversary.calc_cli import battle_calc_text
+    from wartable.persistence.gamedata import load_definition
+
+    d = load_definition("wartable.games.aa_anniversary.data")
+    print(battle_calc_text(args.attack, args.defend, args.json, d.unit_types,
+                           bombard=args.bombard, attacker_order=args.attacker_order,
+                           defender_order=args.defender_order, max_rounds=args.rounds))
+    return 0
+
+
 def cmd_screenshot(args: argparse.Namespace) -> int:
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     from wartable.app import screenshot
@@ -276,6 +288,16 @@ def build_parser() -> argparse.ArgumentParser:
         sp = sub.add_parser(name, help=f"{text} ({'wartable ' + name} -h)", add_help=False)
         sp.add_argument("rest", nargs=argparse.REMAINDER)
         sp.set_defaults(func=cmd_lazy, lazy=name)
+    sp = sub.add_parser("battle-calc", help="exact odds of an Axis & Allies battle")
+    sp.add_argument("--attack", required=True, metavar="UNITS", help='e.g. "infantry=3,armour=1"')
+    sp.add_argument("--defend", required=True, metavar="UNITS")
+    sp.add_argument("--bombard", default="", metavar="UNITS", help="ships bombarding (amphibious)")
+    sp.add_argument("--attacker-order", default="", metavar="ORDER",
+                    help='casualty order, e.g. "infantry, armour, fighter" (default: cheapest)')
+    sp.add_argument("--defender-order", default="", metavar="ORDER")
+    sp.add_argument("--rounds", type=int, default=None, help="attacker retreats after N rounds")
+    sp.add_argument("--json", action="store_true")
+    sp.set_defaults(func=cmd_battle_calc)
     sp = sub.add_parser("screenshot", help="render the main window offscreen to a PNG")
     sp.add_argument("save", nargs="?")
     sp.add_argument("-o", "--output", required=True)

@@ -183,3 +183,22 @@ def test_print_setup_writes_a_pdf_through_the_cli(home: Path) -> None:
     assert r.returncode == 1 and r.stderr == (
         "wartable: error: Skirmish at the Ford (test game) has no side 'green'; "
         "its sides are Blue (blue), Red (red).\n")
+
+
+def test_battle_calc_json_exact_one_on_one(home: Path) -> None:
+    """1 infantry attacking 1 infantry: per round the attacker hits with 1/6, the defender
+    with 2/6. P(attacker wins) = (1/6 * 4/6) / (1 - 5/6 * 4/6) = 1/4; P(draw) = (1/6 * 2/6)
+    / (4/9) = 1/8; P(defender wins) = 5/8 (computed by hand)."""
+    r = run("battle-calc", "--attack", "infantry=1", "--defend", "infantry=1", "--json",
+            home=home)
+    assert r.returncode == 0, r.stderr
+    d = json.loads(r.stdout)
+    assert d["attacker_win"] == pytest.approx(1 / 4)
+    assert d["draw"] == pytest.approx(1 / 8)
+    assert d["defender_win"] == pytest.approx(5 / 8)
+
+
+def test_battle_calc_unknown_unit_is_one_line(home: Path) -> None:
+    r = run("battle-calc", "--attack", "tank=2", "--defend", "infantry=1", home=home)
+    assert r.returncode == 1 and r.stderr.count("\n") == 1
+    assert "Did you mean 'armour' (Tank)?" in r.stderr

@@ -35,7 +35,7 @@ import zlib
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-import shapely
+import shapely  # type: ignore[import-untyped,unused-ignore]
 from shapely.geometry import MultiPolygon, Polygon  # type: ignore[import-untyped,unused-ignore]
 from shapely.validation import explain_validity  # type: ignore[import-untyped,unused-ignore]
 

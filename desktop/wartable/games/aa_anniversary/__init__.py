@@ -1,0 +1,6 @@
+"""Axis & Allies Anniversary Edition (issue 4): data files, combat rules, battle calculator.
+
+Not yet registered in `games.registry.BUILTIN`: the lead registers the game once turns
+are playable. Rule references cite the rulebook's section names and printed pages
+(`reference/rules/001_fd0acfb910203ea6.txt`), e.g. "General Combat, Step 2 (pg. 18)".
+"""
