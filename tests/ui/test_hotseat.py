@@ -18,6 +18,16 @@ from wartable.engine.actions import Action
 from wartable.ui.mainwindow import MainWindow
 
 
+def select_game(start_screen: object, game_id: str) -> None:
+    """Pick a game on the start screen by id (the list is sorted by title)."""
+    games = start_screen.games  # type: ignore[attr-defined]
+    for i in range(games.count()):
+        if games.item(i).data(Qt.ItemDataRole.UserRole) == game_id:
+            games.setCurrentRow(i)
+            return
+    raise AssertionError(f"{game_id} is not on the start screen")
+
+
 @pytest.fixture
 def win(qtbot: QtBot) -> Iterator[MainWindow]:
     w = MainWindow(autosave=False, confirm_close=False)
@@ -40,7 +50,7 @@ def win(qtbot: QtBot) -> Iterator[MainWindow]:
 
 def start(win: MainWindow, qtbot: QtBot, fog: bool = True, solitaire: bool = False) -> None:
     s = win.start
-    s.games.setCurrentRow(0)
+    select_game(s, "skirmish")
     s.scenario.setCurrentIndex(s.scenario.findData("meeting"))
     s.option_checks["fog"].setChecked(fog)
     s.player_edits["blue"].setText("Ann")
@@ -59,7 +69,7 @@ def sit(win: MainWindow, qtbot: QtBot, player: str) -> None:
     assert win.stack.currentWidget() is win.curtain
     assert win.curtain.title.text() == f"Pass the screen to {player}"
     qtbot.mouseClick(win.curtain.button, Qt.MouseButton.LeftButton)
-    assert win.stack.currentWidget() is win.map
+    assert win.stack.currentWidget() is win.map_tabs
 
 
 def red_stack(win: MainWindow, qtbot: QtBot) -> None:
@@ -100,7 +110,7 @@ def test_hidden_units_never_drawn_for_the_other_side(win: MainWindow, qtbot: QtB
     # Bob's own view, on his next turn, shows his whole stack. (Turn 2: Blue moves, then
     # fights [S3], so two steps end before Red decides.)
     act(win, qtbot, Action("end_step", "blue"))
-    assert win.stack.currentWidget() is win.map  # still Ann's: no curtain between her steps
+    assert win.stack.currentWidget() is win.map_tabs  # still Ann's: no curtain between her steps
     act(win, qtbot, Action("end_step", "blue"))
     mark = len(win.drawn)
     sit(win, qtbot, "Bob")
@@ -121,14 +131,14 @@ def test_the_wrong_player_cannot_lift_the_curtain(win: MainWindow, qtbot: QtBot)
 
 def test_no_curtain_without_hidden_information(win: MainWindow, qtbot: QtBot) -> None:
     start(win, qtbot, fog=False)
-    assert win.stack.currentWidget() is win.map
+    assert win.stack.currentWidget() is win.map_tabs
     act(win, qtbot, Action("end_step", "blue"))
-    assert win.stack.currentWidget() is win.map
+    assert win.stack.currentWidget() is win.map_tabs
 
 
 def test_solitaire_plays_every_side_in_the_open(win: MainWindow, qtbot: QtBot) -> None:
     start(win, qtbot, fog=True, solitaire=True)
-    assert win.stack.currentWidget() is win.map
+    assert win.stack.currentWidget() is win.map_tabs
     act(win, qtbot, Action("end_step", "blue"))
     act(win, qtbot, Action.make("move", "red", piece="red.infantry.2", to="2205"))
     assert {"red.infantry.1", "red.infantry.2"} <= win.drawn[-1]

@@ -14,6 +14,16 @@ from pytestqt.qtbot import QtBot
 from wartable.ui.mainwindow import MainWindow
 
 
+def select_game(start_screen: object, game_id: str) -> None:
+    """Pick a game on the start screen by id (the list is sorted by title)."""
+    games = start_screen.games  # type: ignore[attr-defined]
+    for i in range(games.count()):
+        if games.item(i).data(Qt.ItemDataRole.UserRole) == game_id:
+            games.setCurrentRow(i)
+            return
+    raise AssertionError(f"{game_id} is not on the start screen")
+
+
 @pytest.fixture
 def win(qtbot: QtBot) -> Iterator[MainWindow]:
     w = MainWindow(autosave=False, confirm_close=False)
@@ -27,12 +37,12 @@ def win(qtbot: QtBot) -> Iterator[MainWindow]:
 
 def start(win: MainWindow, qtbot: QtBot, scenario: str = "meeting", dice: int = 0) -> None:
     s = win.start
-    s.games.setCurrentRow(0)
+    select_game(s, "skirmish")
     s.scenario.setCurrentIndex(s.scenario.findData(scenario))
     s.dice.setCurrentIndex(dice)
     with qtbot.waitSignal(win.client.snapshotReady, timeout=10000):
         qtbot.mouseClick(s.start, Qt.MouseButton.LeftButton)
-    qtbot.waitUntil(lambda: win.stack.currentWidget() is win.map)
+    qtbot.waitUntil(lambda: win.stack.currentWidget() is win.map_tabs)
 
 
 def at(win: MainWindow, label: str) -> QPoint:
@@ -53,7 +63,8 @@ def drag(win: MainWindow, frm: str, to: str) -> None:
 def test_start_screen_lists_the_game_and_starts_it(win: MainWindow, qtbot: QtBot) -> None:
     assert win.stack.currentWidget() is win.start_scroll
     assert not win.side_dock.isVisible()
-    assert win.start.games.item(0).text() == "Skirmish at the Ford (test game)"
+    titles = [win.start.games.item(i).text() for i in range(win.start.games.count())]
+    assert "Skirmish at the Ford (test game)" in titles and "1940: What If?" in titles
     start(win, qtbot)
     assert win.side_dock.isVisible() and win.log_dock.isVisible()
     assert win.side.side_label.text() == "Blue to act"
@@ -154,7 +165,7 @@ def test_bad_file_keeps_the_open_game(win: MainWindow, qtbot: QtBot, tmp_path: P
     msg = sig.args[0].message
     assert msg.startswith("Cannot open broken.wartable.json") and "\n" not in msg
     assert win.last_error == msg
-    assert win.snapshot is snap and win.stack.currentWidget() is win.map
+    assert win.snapshot is snap and win.stack.currentWidget() is win.map_tabs
     assert bad.read_bytes().endswith(b'"game_id": ')
 
 

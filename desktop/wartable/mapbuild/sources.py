@@ -12,10 +12,8 @@ longitude/latitude). Every problem is a one-line `DataError` naming the file.
 from __future__ import annotations
 
 import json
-import os
 from dataclasses import dataclass
 from functools import lru_cache
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +22,7 @@ from shapely.ops import unary_union  # type: ignore[import-untyped,unused-ignore
 from shapely.validation import make_valid  # type: ignore[import-untyped,unused-ignore]
 
 from wartable.core.errors import DataError
+from wartable.maps.files import maps_dir
 
 __all__ = [
     "GeoLayers",
@@ -32,25 +31,6 @@ __all__ = [
     "maps_dir",
     "sources_dir",
 ]
-
-MAPS_ENV = "WARTABLE_MAPS_DIR"
-
-
-def maps_dir() -> Path:
-    """The folder holding built maps and ``sources/``.
-
-    ``$WARTABLE_MAPS_DIR`` if set; else the installed ``wartable.mapdata`` package when it is
-    a real folder; else the source checkout's top-level ``maps/``.
-    """
-    env = os.environ.get(MAPS_ENV)
-    if env:
-        return Path(env)
-    try:
-        root = resources.files("wartable.mapdata")
-    except ModuleNotFoundError:  # a source checkout run with PYTHONPATH=desktop
-        return Path(__file__).resolve().parents[3] / "maps"
-    return Path(str(root))
-
 
 def sources_dir() -> Path:
     return maps_dir() / "sources"

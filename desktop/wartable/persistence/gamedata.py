@@ -10,14 +10,19 @@ from __future__ import annotations
 import tomllib
 from importlib import resources
 from importlib.resources.abc import Traversable
+from pathlib import Path
 from typing import Any
 
 from wartable.core.errors import DataError
 from wartable.core.frozen import FrozenMap
 from wartable.engine.rules import Game
 from wartable.games import registry
+from wartable.maps.files import package_dir
 from wartable.maps.mapfile import load_map
+from wartable.maps.model import BoardMap, HexMap
+from wartable.maps.overrides import apply_overrides, load_overrides
 from wartable.model.definition import GameDefinition
+from wartable.persistence import locations
 
 _cache: dict[str, Game] = {}
 
@@ -73,16 +78,39 @@ def load_game(game_id: str) -> Game:
     mod = registry.get(game_id)
     definition = load_definition(mod.data_package)
     maps = {}
-    root = resources.files(mod.map_package)
+    # Installed: the package's files; a source checkout: the top-level maps/ folder.
+    root: Traversable | Path = package_dir(mod.map_package) or resources.files(mod.map_package)
     for map_id in definition.maps:
         name = map_id.split("/", 1)[-1]
         for fname in (f"{name}.json.gz", f"{name}.json"):
             f = root / fname
             if f.is_file():
-                maps[map_id] = load_map(f.read_bytes(), f"{mod.map_package}/{fname}")
+                board = load_map(f.read_bytes(), f"{mod.map_package}/{fname}")
                 break
         else:
             raise DataError(mod.map_package, map_id, f"map file {name}.json(.gz) is missing")
+        maps[map_id] = with_corrections(board, root / f"{name}.overrides.json")
     game = Game(definition, mod.rules(), FrozenMap(maps))
     _cache[game_id] = game
     return game
+
+
+def user_corrections_path(map_id: str) -> Path:
+    """Where the map editor keeps this player's corrections to a map."""
+    return locations.data_dir() / "map-overrides" / f"{map_id}.overrides.json"
+
+
+def with_corrections(board: BoardMap, shipped: Traversable | None = None) -> BoardMap:
+    """The built map with corrections applied: those shipped beside it, then the user's
+    own (DESIGN.md, Maps: overrides survive rebuilds because they are applied on load)."""
+    if not isinstance(board, HexMap):
+        return board
+    for src in (shipped, user_corrections_path(board.id)):
+        if src is not None and src.is_file():
+            board = apply_overrides(board, load_overrides(src.read_bytes(), str(src)), str(src))
+    return board
+
+
+def forget(game_id: str) -> None:
+    """Drop a loaded game so the next load_game reads its data and maps again."""
+    _cache.pop(game_id, None)

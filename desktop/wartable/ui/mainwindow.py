@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
     QProgressBar,
     QScrollArea,
     QStackedWidget,
+    QTabWidget,
     QWidget,
 )
 
@@ -68,20 +69,29 @@ class MainWindow(QMainWindow):
         self.start_scroll.setWidget(self.start)
         self.start_scroll.setWidgetResizable(True)
         self.start_scroll.setFrameShape(QFrame.Shape.NoFrame)
-        self.map = MapView()
-        self.dice_display = DiceDisplay(self.map)
+        # One tab per map (1940: What If? has two); the tab bar hides for one map.
+        self.map_tabs = QTabWidget()
+        self.map_tabs.setObjectName("mapTabs")
+        self.map_tabs.setDocumentMode(True)
+        self.map_tabs.tabBar().setAutoHide(True)
+        self.views: list[MapView] = []
+        self.view_locations: list[frozenset[str]] = []
+        self.overviews = QStackedWidget()
+        self._add_view()
+        self.map_tabs.currentChanged.connect(self._tab_changed)
+        self.dice_display = DiceDisplay(self.map_tabs)
         self.curtain = Curtain()
         self.seated: str | None = None  # the player now at the screen (hotseat)
         self.table_mode = False
         self.stack.addWidget(self.start_scroll)
-        self.stack.addWidget(self.map)
+        self.stack.addWidget(self.map_tabs)
         self.stack.addWidget(self.curtain)
         self.setCentralWidget(self.stack)
 
         self.side = SidePanel()
         self.log = LogPanel()
         self.inspector = StackInspector()
-        self.overview = OverviewMap(self.map)
+        self.overview = self.overviews
         self.side_dock = self._dock(
             "Sequence of play", self.side, Qt.DockWidgetArea.RightDockWidgetArea
         )
@@ -172,9 +182,12 @@ class MainWindow(QMainWindow):
         self.act_free.setCheckable(True)
 
         m = mb.addMenu("&View")
-        self._act(m, "Zoom &In", self.map.zoom_in, QKeySequence.StandardKey.ZoomIn, "actZoomIn")
-        self._act(m, "Zoom &Out", self.map.zoom_out, QKeySequence.StandardKey.ZoomOut, "actZoomOut")
-        self._act(m, "&Fit to Window", self.map.fit, "Ctrl+0", "actFit")
+        # Lambdas: the current map is looked up when the action fires (tabs change it).
+        self._act(m, "Zoom &In", lambda: self.map.zoom_in(), QKeySequence.StandardKey.ZoomIn,
+                  "actZoomIn")
+        self._act(m, "Zoom &Out", lambda: self.map.zoom_out(), QKeySequence.StandardKey.ZoomOut,
+                  "actZoomOut")
+        self._act(m, "&Fit to Window", lambda: self.map.fit(), "Ctrl+0", "actFit")
         zm = m.addMenu("&Zoom")
         for pct in ZOOM_PRESETS:
             self._act(zm, f"{pct} %", lambda _=False, p=pct: self.map.set_zoom(p))
@@ -212,10 +225,7 @@ class MainWindow(QMainWindow):
         self.side.buttonClicked.connect(self.on_button)
         self.side.diceEntered.connect(self.on_dice)
         self.side.freePlayToggled.connect(self._set_free_play)
-        self.map.pieceDropped.connect(self.on_drop)
-        self.map.stackClicked.connect(self.on_stack)
-        self.map.hoverChanged.connect(self.hover.setText)
-        self.map.zoomChanged.connect(lambda p: self.zoom_label.setText(f"{p:.0f} %"))
+
         self._update_actions()
 
     # --- commands to the worker ------------------------------------------------
@@ -326,13 +336,10 @@ class MainWindow(QMainWindow):
         game = snap.session.game
         key = (game.definition.id, snap.session.scenario)
         if key != self._board_key:
-            board = next(iter(game.maps.values()), None)
-            if board is not None:
-                self.map.set_board(board, game.definition)
-                self.map.set_palette(self.settings.palette)
+            self._set_boards(snap)
             self.log.set_definition(game.definition)
             self._board_key = key
-        new_board = self.stack.currentWidget() is not self.map or first
+        new_board = self.stack.currentWidget() is not self.map_tabs or first
         if first:
             self.seated = None
         if self.stack.currentWidget() is self.start_scroll:
@@ -340,10 +347,11 @@ class MainWindow(QMainWindow):
         if self._needs_curtain(snap):
             self._lower_curtain(snap)
         else:
-            if self.stack.currentWidget() is not self.map:
-                self.stack.setCurrentWidget(self.map)
+            if self.stack.currentWidget() is not self.map_tabs:
+                self.stack.setCurrentWidget(self.map_tabs)
             if new_board:
-                self.map.fit()  # after the map is shown, so it fits the real viewport
+                for v in self.views:
+                    v.fit()  # after the map is shown, so it fits the real viewport
             self._draw(snap)
         self.log.set_viewer(self._viewer_sides(snap))
         if first:
@@ -357,6 +365,51 @@ class MainWindow(QMainWindow):
             self.settings = settings_mod.add_recent(self.settings, str(snap.path))
             self.start.set_recent(self.settings.recent_files)
         self._update_actions()
+
+    # --- maps: one view per map ------------------------------------------------
+    @property
+    def map(self) -> MapView:
+        """The map view of the current tab."""
+        return self.views[max(0, self.map_tabs.currentIndex())]
+
+    def _add_view(self) -> MapView:
+        v = MapView()
+        v.pieceDropped.connect(self.on_drop)
+        v.stackClicked.connect(self.on_stack)
+        v.hoverChanged.connect(lambda text: self.hover.setText(text))
+        v.zoomChanged.connect(lambda p: self.zoom_label.setText(f"{p:.0f} %"))
+        self.views.append(v)
+        self.view_locations.append(frozenset())
+        self.map_tabs.addTab(v, "")
+        self.overviews.addWidget(OverviewMap(v))
+        return v
+
+    def _set_boards(self, snap: Snapshot) -> None:
+        """One tab per map of the game, each with the locations it shows."""
+        game = snap.session.game
+        boards = list(game.maps.values())
+        while len(self.views) < max(1, len(boards)):
+            self._add_view()
+        while len(self.views) > max(1, len(boards)):
+            v = self.views.pop()
+            self.view_locations.pop()
+            self.map_tabs.removeTab(len(self.views))
+            ov = self.overviews.widget(len(self.views))
+            self.overviews.removeWidget(ov)
+            ov.deleteLater()
+            v.deleteLater()
+        for i, board in enumerate(boards):
+            v = self.views[i]
+            v.set_board(board, game.definition)
+            v.set_palette(self.settings.palette)
+            self.map_tabs.setTabText(i, board.title)
+            self.view_locations[i] = frozenset(board.location_ids()) | {
+                f"box:{b.id}" for b in board.boxes}
+
+    def _tab_changed(self, index: int) -> None:
+        if 0 <= index < self.overviews.count():
+            self.overviews.setCurrentIndex(index)
+            self.zoom_label.setText(f"{self.map.zoom_percent():.0f} %")
 
     # --- hotseat: seats, curtain, views -------------------------------------------
     def _table(self, snap: Snapshot) -> tuple[dict[str, str], bool]:
@@ -392,8 +445,9 @@ class MainWindow(QMainWindow):
         player = seats[snap.prompt.side]
         d = snap.session.game.definition
         sides = " and ".join(s.name for s in d.sides if seats[s.id] == player)
-        self.map.set_pieces([])  # nothing of anyone's position stays drawn behind it
-        self.map.set_legal_moves({}, {})
+        for v in self.views:
+            v.set_pieces([])  # nothing of anyone's position stays drawn behind it
+            v.set_legal_moves({}, {})
         self.inspector.set_stack("", [], d)
         self.curtain.ask(player, sides)
         self.stack.setCurrentWidget(self.curtain)
@@ -409,7 +463,7 @@ class MainWindow(QMainWindow):
                             and player != self.curtain.player):
             return
         self.seated = player
-        self.stack.setCurrentWidget(self.map)
+        self.stack.setCurrentWidget(self.map_tabs)
         self.log.set_viewer(self._viewer_sides(snap))
         self._draw(snap)
 
@@ -426,11 +480,14 @@ class MainWindow(QMainWindow):
     def _draw(self, snap: Snapshot) -> None:
         if self.stack.currentWidget() is self.curtain:
             return  # nothing is drawn behind the curtain
-        self.map.set_pieces(self._visible_pieces())
-        if self.free_play:
-            self.map.set_legal_moves({}, {})
-        else:
-            self.map.set_legal_moves(snap.prompt.moves, snap.prompt.costs)
+        pieces = self._visible_pieces()
+        moves = {} if self.free_play else snap.prompt.moves
+        for v, locs in zip(self.views, self.view_locations, strict=True):
+            v.set_pieces([p for p in pieces if p.location in locs])
+            v.set_legal_moves({pid: d for pid, d in moves.items()
+                               if pid in snap.session.state.pieces
+                               and snap.session.state.pieces[pid].location in locs},
+                              snap.prompt.costs)
         self.side.show_session(snap.session, snap.prompt)
 
     def on_failure(self, f: Failure) -> None:
@@ -526,7 +583,8 @@ class MainWindow(QMainWindow):
     def toggle_palette(self) -> None:
         name = "colourblind" if self.act_palette.isChecked() else "standard"
         self.settings = replace(self.settings, palette=name)
-        self.map.set_palette(name)
+        for v in self.views:
+            v.set_palette(name)
 
     def print_dialog(self, kind: str = "setup") -> PrintDialog | None:
         """File > Print…: preview, then write PDF/PNG, all rendered off the GUI thread."""

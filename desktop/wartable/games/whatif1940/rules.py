@@ -1,0 +1,262 @@
+"""Rules of 1940: What If? (issue 5, first part): the sequence of play [5.1-5.4], set-up
+[3.1-3.5, 3.10], hex control [3.12], stacking [7.1-7.7], movement [10.1-10.14] with the
+neutrals [3.6, 3.7], map limits [3.9] and red rows [12.9], the Ardennes roll [10.10],
+untried Soviet units [2.12] and the Ruhr and end-of-game victory [4.2, 4.4].
+
+Each step kind has its module in steps/; this class dispatches to them. Steps of kind
+"unenforced" (combat, supply, air, holding boxes, reinforcements...) only show their
+prompt and an End step button until their part lands: play them in free play.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from wartable.core.frozen import FrozenMap
+from wartable.engine.actions import Action, Outcome, Prompt
+from wartable.engine.loop import end_step, end_step_button
+from wartable.engine.rules import Game, Rules
+from wartable.games.whatif1940 import hidden, invariants, victory
+from wartable.games.whatif1940.board import Board, board_of
+from wartable.games.whatif1940.ids import (
+    MOVE_FIGHT,
+    V_ARDENNES_OPEN,
+    V_BELGIUM,
+    V_CONTROL,
+    V_EAST_ORDER,
+    V_EVER_GERMAN,
+    V_HOLLAND,
+    V_LUXEMBOURG,
+    V_PIECE_IDS,
+    V_PLOESTI,
+    V_SETUP_DONE,
+)
+from wartable.games.whatif1940.steps import (
+    doctrine,
+    movement,
+    neutrality,
+    order,
+    setup,
+    stacking,
+)
+from wartable.model.sequence import Position
+from wartable.model.state import Frame, GameState, Piece
+
+
+class WhatIf1940Rules(Rules):
+    """The game's hooks. Keeps nothing between calls but the last step prompt (by state)."""
+
+    def __init__(self) -> None:
+        self._last: tuple[GameState, int, Prompt] | None = None
+
+    def board(self, game: Game) -> Board:
+        return board_of(game)
+
+    def setups(self, game: Game) -> setup.Setup:
+        return setup.Setup(game, self.board(game))
+
+    # --- start of play [3.1-3.12] ----------------------------------------------------------
+    def setup(self, game: Game, state: GameState) -> GameState:
+        defaults: dict[str, Any] = {
+            V_SETUP_DONE: False, V_CONTROL: FrozenMap(), V_EVER_GERMAN: (),
+            V_EAST_ORDER: MOVE_FIGHT, V_PLOESTI: False, V_ARDENNES_OPEN: False,
+            V_HOLLAND: "neutral", V_BELGIUM: "neutral", V_LUXEMBOURG: False,
+        }
+        for k, v in defaults.items():
+            if k not in state.vars:
+                state = state.with_var(k, v)
+        state = hidden.conceal_all(game, state)
+        state = setup.initial_draws(game, state)
+        return state.with_var(V_PIECE_IDS, tuple(sorted(state.pieces)))
+
+    def condition(self, game: Game, name: str, state: GameState) -> bool:
+        if name == "setup_pending":
+            return not state.var(V_SETUP_DONE, False)
+        if name == "east_move_first":
+            return order.move_first(state)
+        if name == "east_fight_first":
+            return not order.move_first(state)
+        return super().condition(game, name, state)
+
+    # --- the sequence of play [5.2] ------------------------------------------------------
+    def enter_step(self, game: Game, state: GameState, pos: Position) -> Outcome:
+        board = self.board(game)
+        kind = pos.step.kind
+        out = Outcome(state)
+        if kind == "movement":
+            out = movement.enter_step(game, board, state, pos.step.id)
+        elif kind == "declare_order":
+            out = order.enter(state)
+        elif kind == "armor_doctrine":
+            out = doctrine.enter(game, state)
+        if out.auto_end or out.state.frames:
+            return out
+        # [7.2] Stacks are checked at the start and end of every phase.
+        return out.then(stacking.check(game, board, out.state))
+
+    def exit_step(self, game: Game, state: GameState, pos: Position) -> Outcome:
+        kind = pos.step.kind
+        if kind == "movement":
+            return movement.exit_step(state)
+        if kind == "setup":
+            state = self.setups(game).finish(state, pos.step.id)
+            if pos.step.id == "setup_anglo_french":
+                state = state.with_var(V_SETUP_DONE, True)
+        return Outcome(state)
+
+    def can_end_step(self, game: Game, state: GameState, pos: Position) -> str | None:
+        if pos.step.kind == "setup":
+            return self.setups(game).can_end(state, pos.step.id)
+        if pos.step.kind == "declare_order":
+            return "Declare move/fight or fight/move [5.3]."
+        return None
+
+    def step_prompt(self, game: Game, state: GameState, pos: Position) -> Prompt:
+        last = self._last
+        if last is not None and last[0] is state and last[1] == pos.index:
+            return last[2]
+        p = self._step_prompt(game, state, pos)
+        self._last = (state, pos.index, p)
+        return p
+
+    def _step_prompt(self, game: Game, state: GameState, pos: Position) -> Prompt:
+        kind, step = pos.step.kind, pos.step
+        if kind == "setup":
+            return self.setups(game).prompt(state, step.id, step.prompt, step.rule)
+        if kind == "movement":
+            return movement.prompt(game, self.board(game), state, step.id, step.prompt,
+                                   step.rule)
+        if kind == "declare_order":
+            return order.prompt(state, step.prompt, step.rule)
+        text = step.prompt or step.name
+        if kind == "unenforced":
+            text += " (Not enforced yet: play it in free play, then end the step.)"
+        return Prompt(pos.side, text, step.rule, buttons=(end_step_button(),))
+
+    def step_apply(self, game: Game, state: GameState, pos: Position, action: Action) -> Outcome:
+        kind, sid = pos.step.kind, pos.step.id
+        if kind == "setup":
+            s = self.setups(game)
+            if action.verb == "move":
+                return s.place(state, sid, action, self._name(game, state))
+            if action.verb == setup.AUTO:
+                return s.auto(state, sid)
+        if kind == "movement":
+            if action.verb == "move":
+                return movement.apply_move(game, self.board(game), state, action, sid,
+                                           self._name(game, state))
+            if action.verb == neutrality.VERB and pos.side == action.side:
+                return neutrality.apply(game, state, action)
+        if kind == "declare_order" and action.verb == order.VERB:
+            out = order.apply(state, action)
+            return out.then(end_step(game, out.state))
+        return super().step_apply(game, state, pos, action)
+
+    # --- frames and dice -----------------------------------------------------------------
+    def frame_prompt(self, game: Game, state: GameState, frame: Frame) -> Prompt:
+        if frame.kind == stacking.OVERSTACK:
+            return stacking.frame_prompt(game, state, frame, self._name(game, state))
+        return super().frame_prompt(game, state, frame)
+
+    def frame_apply(self, game: Game, state: GameState, frame: Frame, action: Action) -> Outcome:
+        if frame.kind == stacking.OVERSTACK:
+            return stacking.frame_apply(game, self.board(game), state, frame, action)
+        return super().frame_apply(game, state, frame, action)
+
+    def resume(self, game: Game, state: GameState, resume: str, data: FrozenMap[str, Any],
+               dice: tuple[int, ...]) -> Outcome:
+        if resume == doctrine.RESUME:
+            return doctrine.resume(state, data, dice)
+        if resume == neutrality.RESUME:
+            return neutrality.resume(game, state, data, dice)
+        return super().resume(game, state, resume, data, dice)
+
+    # --- victory [4.2, 4.4] --------------------------------------------------------------
+    def check_victory(self, game: Game, state: GameState) -> str | None:
+        return victory.sudden_death(game, self.board(game), state)
+
+    def end_of_game(self, game: Game, state: GameState) -> str:
+        return victory.default_result(game, state)
+
+    # --- what players see [2.12] ----------------------------------------------------------
+    def view(self, game: Game, state: GameState, side: str | None) -> GameState:
+        return hidden.view(state)
+
+    def hidden_information(self, game: Game, state: GameState) -> bool:
+        # Untried values are hidden from both sides alike [2.12]: no privacy curtain needed.
+        # Fog of war beneath the top of enemy stacks [7.3] is a later part.
+        return False
+
+    def piece_name(self, game: Game, piece: Piece) -> str:
+        ut = game.definition.unit_types.get(piece.type)
+        side = game.definition.side(piece.side).name
+        if piece.attrs.get("untried"):
+            return f"{side} untried {ut.name if ut else piece.type}"
+        name = piece.attrs.get("name")
+        kind = ut.name if ut else piece.type
+        return f"{side} {name} {kind}" if name else f"{side} {kind}"
+
+    def _name(self, game: Game, state: GameState) -> Any:
+        def name(p: Piece) -> str:
+            return self.piece_name(game, p)
+
+        return name
+
+    # --- random play and invariants -------------------------------------------------------
+    def candidate_actions(self, game: Game, state: GameState, prompt: Prompt) -> tuple[Action, ...]:
+        pos = game.position(state)
+        if state.frames or prompt.side != pos.side:
+            return super().candidate_actions(game, state, prompt)
+        if pos.step.kind == "setup":
+            return self._setup_candidates(game, state, pos, prompt)
+        out = [Action("move", prompt.side, FrozenMap(piece=pid, to=d))
+               for pid, dests in sorted(prompt.moves.items()) for d in dests]
+        out.extend(Action(b.id, prompt.side, b.args) for b in prompt.buttons if b.enabled)
+        if pos.step.kind == "movement":
+            out.extend(self._stack_moves(game, state, pos))
+        return tuple(out)
+
+    def _setup_candidates(self, game: Game, state: GameState, pos: Position,
+                          prompt: Prompt) -> tuple[Action, ...]:
+        """Place pool units first (random play would shuffle placed ones for ever)."""
+        s = self.setups(game)
+        pools = set(setup.POOLS[pos.step.id])
+        kinds: dict[str, str] = {}  # one unit per kind: alike units have alike places
+        for pid in sorted(prompt.moves):
+            p = state.piece(pid)
+            if p.location in pools:
+                kinds.setdefault(p.type, pid)
+        out = [Action("move", prompt.side, FrozenMap(piece=pid, to=d))
+               for pid in kinds.values() for d in prompt.moves[pid]]
+        if not out:  # all placed: end the step (re-placing is for people)
+            return tuple(Action(b.id, prompt.side, b.args) for b in prompt.buttons
+                         if b.enabled)
+        if s.remaining(state, pos.step.id):
+            out.append(Action(setup.AUTO, prompt.side))
+        return tuple(out)
+
+    def _stack_moves(self, game: Game, state: GameState, pos: Position) -> list[Action]:
+        """Whole stacks moving together [10.4]: the UI moves units one by one."""
+        board = self.board(game)
+        groups: dict[tuple[str, str], list[Piece]] = {}
+        for p in movement.movers(game, board, state, pos.step.id):
+            if movement.may_move(state, p):
+                groups.setdefault((p.location, movement.parent(p)), []).append(p)
+        out: list[Action] = []
+        _, map_id = movement.STEP_MOVERS[pos.step.id]
+        for (_, _), ps in sorted(groups.items()):
+            if len(ps) < 2:
+                continue
+            force = tuple(ps)
+            r = movement.reach_of(game, board, state, force, map_id)
+            ids = tuple(p.id for p in force)
+            out.extend(Action.make("move", pos.side, pieces=ids, to=d) for d in sorted(r.costs))
+        return out
+
+    def invariants(self, game: Game, state: GameState) -> list[str]:
+        return invariants.check(game, self.board(game), state)
+
+
+def factory() -> Rules:
+    return WhatIf1940Rules()
+
