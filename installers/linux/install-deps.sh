@@ -10,7 +10,7 @@ packages=(
   libxkbcommon0 libxkbcommon-x11-0 libx11-xcb1 libxcb-cursor0 libxcb-icccm4
   libxcb-image0 libxcb-keysyms1 libxcb-randr0 libxcb-render-util0 libxcb-shape0
   libxcb-xinerama0 libxcb-xkb1 libxrender1 libxi6
-  fonts-dejavu-core xvfb xauth poppler-utils
+  fonts-dejavu-core xvfb xauth poppler-utils desktop-file-utils binutils
 )
 # python3 -m venv needs Debian's python3-venv when python3 is the system one.
 if ! python3 -c "import ensurepip" >/dev/null 2>&1; then
