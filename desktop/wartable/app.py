@@ -31,13 +31,16 @@ def _app() -> QApplication:
     return app
 
 
-def run_gui() -> int:
+def run_gui(open_path: Path | None = None) -> int:
+    """The app; with `open_path` (`wartable FILE`, a file association) that save opens."""
     app = _app()
     crashed = autosave.crashed_last_time()
     autosave.mark_running()
     win = MainWindow()
     win.show()
-    if crashed is not None:
+    if open_path is not None:
+        win.open_path(open_path.resolve())
+    elif crashed is not None:
         win.offer_recovery(crashed)
     code = app.exec()
     autosave.mark_clean_exit()

@@ -308,14 +308,29 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+def file_to_open(argv: Sequence[str]) -> Path | None:
+    """`wartable FILE` (how a file association starts the app) opens that save in the GUI;
+    the save, or None when the one argument is a command, an option or no file."""
+    if len(argv) != 1 or argv[0].startswith("-"):
+        return None
+    commands: set[str] = set()
+    for action in build_parser()._actions:  # argparse lists subcommands only here
+        if isinstance(getattr(action, "choices", None), dict):
+            commands.update(action.choices)  # type: ignore[arg-type]
+    path = Path(argv[0])
+    return path if argv[0] not in commands and path.is_file() else None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    argv = list(sys.argv[1:] if argv is None else argv)
+    save = file_to_open(argv)
+    args = build_parser().parse_args([] if save else argv)
     try:
         load_extra_games()
         if args.command is None:
             from wartable.app import run_gui
 
-            return run_gui()
+            return run_gui(save)
         return int(args.func(args))
     except WartableError as e:
         print(f"wartable: error: {str(e).splitlines()[0]}", file=sys.stderr)

@@ -41,16 +41,18 @@ def test_entry_appends_extra_path_dirs(monkeypatch: pytest.MonkeyPatch, tmp_path
     assert wartable_entry.add_extra_path({}) == []
 
 
-def test_entry_routes_a_file_argument_to_the_gui(tmp_path: Path) -> None:
+def test_a_file_argument_opens_the_gui(tmp_path: Path) -> None:
+    from wartable.cli import file_to_open
+
     save = tmp_path / "game.wartable.json"
     save.write_text("{}", encoding="utf-8")
-    assert wartable_entry.file_to_open(["wartable", str(save)]) == save
-    assert wartable_entry.file_to_open(["wartable"]) is None
-    assert wartable_entry.file_to_open(["wartable", "--version"]) is None
-    assert wartable_entry.file_to_open(["wartable", "show", str(save)]) is None
-    assert wartable_entry.file_to_open(["wartable", str(tmp_path / "missing.json")]) is None
+    assert file_to_open([str(save)]) == save
+    assert file_to_open([]) is None
+    assert file_to_open(["--version"]) is None
+    assert file_to_open(["show", str(save)]) is None
+    assert file_to_open([str(tmp_path / "missing.json")]) is None
     (tmp_path / "games").write_text("", encoding="utf-8")  # a file named like a command
-    assert wartable_entry.file_to_open(["wartable", "games"]) is None
+    assert file_to_open(["games"]) is None
 
 
 # --- the built bundle ---------------------------------------------------------------------

@@ -9,8 +9,9 @@ import pytest
 from PIL import Image
 
 from wartable.core.errors import DataError, WartableError
-from wartable.mapbuild.commands import add_map_commands
+from wartable.mapbuild.commands import add_map_commands, find_map
 from wartable.mapbuild.spec import load_spec
+from wartable.maps import load_map
 from wartable.printing import maprender
 
 
@@ -57,7 +58,16 @@ def test_render_writes_a_png(tmp_path: Path, capsys: pytest.CaptureFixture[str])
     assert run("render", "whatif1940/east", "-o", str(out), "--scale", "20") == 0
     with Image.open(out) as img:
         w, h = img.size
-    assert 550 < w < 700 and 300 < h < 450  # 29 columns x 20 px, 19 rows x ~17 px
+    # 29 columns x 20 px and 19 rows x ~17 px of hexes, then the off-map boxes to their
+    # right (whatif1940/east has 24 in two columns), with a title band and margins.
+    m = load_map(find_map("whatif1940/east")[1])
+    x0, _, x1, _ = m.bounds()
+    assert 300 < h < 450
+    assert abs(w - (x1 - x0) * 20 / (3 ** 0.5 * m.layout.size_x)) < 40
+    # The boxes are drawn: the box frame's colour appears to the right of the hexes.
+    with Image.open(out) as img:
+        right = img.convert("RGB").crop((int(w * 0.75), 0, w, h))
+        assert (0xF3, 0xEC, 0xD8) in {c for _, c in right.getcolors(1 << 20)}
     crop = tmp_path / "moscow.png"
     assert run("render", "whatif1940/east", "-o", str(crop), "--scale", "80",
                "--crop", "4624,2") == 0

@@ -13,28 +13,15 @@ from typing import Any
 import pytest
 from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
+from uihelpers import open_window, select_game
 
 from wartable.engine.actions import Action
 from wartable.ui.mainwindow import MainWindow
 
 
-def select_game(start_screen: object, game_id: str) -> None:
-    """Pick a game on the start screen by id (the list is sorted by title)."""
-    games = start_screen.games  # type: ignore[attr-defined]
-    for i in range(games.count()):
-        if games.item(i).data(Qt.ItemDataRole.UserRole) == game_id:
-            games.setCurrentRow(i)
-            return
-    raise AssertionError(f"{game_id} is not on the start screen")
-
-
 @pytest.fixture
 def win(qtbot: QtBot) -> Iterator[MainWindow]:
-    w = MainWindow(autosave=False, confirm_close=False)
-    qtbot.addWidget(w)
-    w.resize(1400, 900)
-    w.show()
-    qtbot.waitExposed(w)
+    w = open_window(qtbot)
     drawn: list[set[str]] = []
     original = w.map.set_pieces
 

@@ -10,27 +10,14 @@ import pytest
 from PySide6.QtCore import QPoint, QPointF, Qt
 from PySide6.QtTest import QTest
 from pytestqt.qtbot import QtBot
+from uihelpers import open_window, select_game
 
 from wartable.ui.mainwindow import MainWindow
 
 
-def select_game(start_screen: object, game_id: str) -> None:
-    """Pick a game on the start screen by id (the list is sorted by title)."""
-    games = start_screen.games  # type: ignore[attr-defined]
-    for i in range(games.count()):
-        if games.item(i).data(Qt.ItemDataRole.UserRole) == game_id:
-            games.setCurrentRow(i)
-            return
-    raise AssertionError(f"{game_id} is not on the start screen")
-
-
 @pytest.fixture
 def win(qtbot: QtBot) -> Iterator[MainWindow]:
-    w = MainWindow(autosave=False, confirm_close=False)
-    qtbot.addWidget(w)
-    w.resize(1400, 900)
-    w.show()
-    qtbot.waitExposed(w)
+    w = open_window(qtbot)
     yield w
     w.close()
 
@@ -292,3 +279,19 @@ def test_pinch_zooms_around_its_centre(win: MainWindow, qtbot: QtBot) -> None:
     centre = win.map.viewport().mapToGlobal(win.map.viewport().rect().center())
     win.map.pinch(1.5, QPointF(centre))
     assert win.map.zoom_percent() == pytest.approx(150)
+
+
+def test_two_maps_in_tabs_with_each_sides_units(win: MainWindow, qtbot: QtBot) -> None:
+    """1940: What If? plays on two maps: one tab each, units drawn on the map that holds
+    them, and the window shows the map where the side to act has units to place [3.2]."""
+    select_game(win.start, "whatif1940")
+    with qtbot.waitSignal(win.client.snapshotReady, timeout=20000):
+        qtbot.mouseClick(win.start.start, Qt.MouseButton.LeftButton)
+    assert [win.map_tabs.tabText(i) for i in range(win.map_tabs.count())] == [
+        "1940: What If? - West Front map", "1940: What If? - East Front map"]
+    assert win.side.side_label.text() == "Soviet to act"
+    assert win.map_tabs.currentIndex() == 1  # the Soviets set up on the east map
+    west, east = win.views
+    soviet = {pid for pid, it in east.map_scene.piece_items.items() if pid.startswith("sov")}
+    assert soviet and not any(pid.startswith("sov") for pid in west.map_scene.piece_items)
+    assert win.map is east

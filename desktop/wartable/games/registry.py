@@ -21,7 +21,7 @@ class GameModule:
 
 
 # Built-in games land here as their issues do (DESIGN.md, the games table).
-BUILTIN: tuple[str, ...] = ("wartable.games.whatif1940",)
+BUILTIN: tuple[str, ...] = ("wartable.games.aa_anniversary", "wartable.games.whatif1940")
 
 _registered: dict[str, GameModule] = {}
 

@@ -67,7 +67,7 @@ from wartable.mapbuild.report import (
 )
 from wartable.mapbuild.sources import GeoLayers
 from wartable.mapbuild.spec import PLACE_ROLES, GridSpec, HexMapSpec
-from wartable.maps.model import HexInfo, HexMap, Place
+from wartable.maps.model import HexInfo, HexMap, OffMapBox, Place
 
 __all__ = ["BuildResult", "Georef", "build_hex_map", "fit_grid", "map_coords",
            "prepare_rivers", "river_crossings", "terrain_by_majority"]
@@ -703,6 +703,7 @@ def build_hex_map(spec: HexMapSpec, layers: GeoLayers) -> BuildResult:
         hex_size_miles=spec.hex_size_miles,
         provisional=spec.provisional,
         notes=(spec.notes + "\n\n" + fit_note).strip(),
+        boxes=_box_column(spec.boxes, lay, hexes),
     )
 
     # 6. Checks and counts.
@@ -750,6 +751,25 @@ def build_hex_map(spec: HexMapSpec, layers: GeoLayers) -> BuildResult:
                 "rivers_minor": minor, "regions": regions, "forts": forts,
                 "terrain": terrain_union, "areas": areas}
     return BuildResult(hm, geo, report, geometry)
+
+
+def _box_column(boxes: tuple[tuple[str, str], ...], lay: Layout,
+                hexes: Sequence[Hex]) -> tuple[OffMapBox, ...]:
+    """Off-map boxes in columns to the right of the hexes, top to bottom, each wide enough
+    for a row of four counters and tall enough for two rows (the printed holding boxes'
+    places; ids are the game's, positions are ours)."""
+    if not boxes:
+        return ()
+    x0, y0, x1, y1 = _bounds(lay, hexes)
+    size = lay.size_x
+    w, h, gap = 7.0 * size, 3.6 * size, 0.6 * size
+    per_col = max(1, int((y1 - y0 + gap) // (h + gap)))
+    out = []
+    for i, (box_id, name) in enumerate(boxes):
+        col, row = divmod(i, per_col)
+        out.append(OffMapBox(box_id, name, round(x1 + 2 * gap + col * (w + gap), 6),
+                             round(y0 + row * (h + gap), 6), round(w, 6), round(h, 6)))
+    return tuple(out)
 
 
 def _stagger(grid: GridSpec, lay: Layout) -> str:

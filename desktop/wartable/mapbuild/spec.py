@@ -190,6 +190,8 @@ class HexMapSpec:
     area_features: tuple[AreaFeatureRule, ...] = ()
     regions_expected: tuple[str, ...] = ()
     clip: tuple[float, float, float, float] = (-30.0, 20.0, 75.0, 75.0)
+    # Off-map boxes (holding boxes, pools, tracks) as (id, name), laid out beside the map.
+    boxes: tuple[tuple[str, str], ...] = ()
 
     def projection_args(self) -> dict[str, float]:
         return dict(self.projection)
@@ -387,4 +389,20 @@ def load_spec(path: Path) -> HexMapSpec:
         places=tuple(places),
         hex_features=tuple(feats),
         regions_rename={k: str(v) for k, v in r.get("regions_rename", dict, {}).items()},
+        boxes=_boxes(where, doc.get("boxes", [])),
     )
+
+
+def _boxes(where: str, raw: Any) -> tuple[tuple[str, str], ...]:
+    """[[boxes]] entries: id and name, ids unique."""
+    if not isinstance(raw, list):
+        raise DataError(where, "boxes", "must be a list of [[boxes]] tables")
+    out: list[tuple[str, str]] = []
+    for i, b in enumerate(raw):
+        if not (isinstance(b, dict) and isinstance(b.get("id"), str) and b["id"]
+                and isinstance(b.get("name"), str) and set(b) <= {"id", "name", "rule"}):
+            raise DataError(where, f"boxes[{i}]", "needs text fields id and name (and rule)")
+        if any(b["id"] == o for o, _ in out):
+            raise DataError(where, f"boxes[{i}].id", f"duplicate box {b['id']!r}")
+        out.append((b["id"], b["name"]))
+    return tuple(out)

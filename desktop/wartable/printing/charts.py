@@ -338,6 +338,9 @@ def table_chart(key: str, raw: Any, game: Game) -> ChartEntry:
 # --- the fixed charts ----------------------------------------------------------------------------
 
 
+EXTRA_COLUMNS = 6  # game-specific unit values per table
+
+
 def unit_chart(game: Game, palette: Palette = "standard", counter_mm: float = 12.7) -> ChartEntry:
     d = game.definition
     used: dict[str, str] = {}
@@ -351,8 +354,7 @@ def unit_chart(game: Game, palette: Palette = "standard", counter_mm: float = 12
                 extras.append(k)
     cols = [Column("Counter", fixed_mm=counter_mm + 3.0), Column("Unit", 1.4),
             Column("Symbol", 1.0), Column("Size", fixed_mm=12.0, align="c"),
-            Column("Factors", fixed_mm=18.0, align="c"),
-            Column("Move", fixed_mm=13.0, align="c")] + [Column(humanize(k), 1.0) for k in extras]
+            Column("Factors", fixed_mm=18.0, align="c"), Column("Move", fixed_mm=13.0, align="c")]
     rows = []
     for ut in d.unit_types.values():
         side = used.get(ut.id, d.sides[0].id)
@@ -360,12 +362,19 @@ def unit_chart(game: Game, palette: Palette = "standard", counter_mm: float = 12
         rows.append(Row((Cell(images=(img,)), Cell(ut.name, bold=True),
                          Cell(humanize(ut.symbol)), Cell(ut.size or "—"),
                          Cell("-".join(str(f) for f in ut.factors) or "—"),
-                         Cell(str(ut.movement) if ut.movement else "—"),
-                         *(Cell(_fmt(ut.extra.get(k, ""))) for k in extras))))
+                         Cell(str(ut.movement) if ut.movement else "—"))))
     blocks: list[Block] = [Heading("Unit statistics", 2),
                            Paragraph("Each counter as printed (factors left to right, then "
                                      "movement), with the side that uses it.", 9),
                            Table(cols, rows, size_pt=9)]
+    # Further values in tables of a few columns each, so names and values stay readable
+    # however many a game defines (Axis & Allies has over twenty).
+    for i in range(0, len(extras), EXTRA_COLUMNS):
+        part = extras[i:i + EXTRA_COLUMNS]
+        blocks.append(Table([Column("Unit", 1.4)] + [Column(humanize(k), 1.0) for k in part],
+                            [Row((Cell(ut.name, bold=True),
+                                  *(Cell(_fmt(ut.extra.get(k, ""))) for k in part)))
+                             for ut in d.unit_types.values()], size_pt=9))
     return ChartEntry("units", "Unit statistics", blocks, kind="units")
 
 

@@ -55,6 +55,10 @@ class Overlay:
     alpha: int = 255
 
 
+BOX_FILL = "#f3ecd8"
+BOX_EDGE = "#5b4a32"
+
+
 @lru_cache(maxsize=128)
 def _font(size: int, bold: bool = False) -> FontT:
     path = find_font_file(bold)
@@ -369,6 +373,22 @@ def render_hex_map(
                            halo="#ffffff")
                     del slots[k]
                     break
+    # Off-map boxes (holding boxes, pools, tracks): a titled frame, as on the printed sheet.
+    for b in m.boxes:
+        if crop is not None and not _overlap((b.x, b.y, b.x + b.w, b.y + b.h), crop):
+            continue
+        c.polygon(b.outline(), BOX_FILL, BOX_EDGE, max(1.0, scale * 0.04))
+        at = c.p(b.x + b.w / 2, b.y + lay.size_y * 0.12)
+        size = max(7.0, scale * 0.18)
+        room = b.w * c.k - 4 * SUPERSAMPLE  # the frame's inner width in canvas pixels
+        name = b.name
+        while len(name) > 4:  # shorten with an ellipsis until the title fits its frame
+            x_lo, _, x_hi, _ = c.text_box(at, name, size, True, "mt")
+            if x_hi - x_lo <= room:
+                break
+            name = name[: max(4, len(name) - 3)].rstrip() + "…"
+            name = name.replace("……", "…")
+        c.text(at, name, size, "#111111", bold=True, anchor="mt")
     for ov in overlays:
         if ov.label and not ov.geometry.is_empty:
             pt = ov.geometry.representative_point()

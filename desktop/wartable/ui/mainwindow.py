@@ -406,6 +406,20 @@ class MainWindow(QMainWindow):
             self.view_locations[i] = frozenset(board.location_ids()) | {
                 f"box:{b.id}" for b in board.boxes}
 
+    def _focus_tab(self, snap: Snapshot) -> None:
+        """Show the map where the side to act has something to move, unless the current
+        tab already has (1940: the Soviets set up on the east map first)."""
+        state = snap.session.state
+        where = [state.pieces[pid].location for pid in snap.prompt.moves if pid in state.pieces]
+        if not where or len(self.views) < 2:
+            return
+        if any(loc in self.view_locations[self.map_tabs.currentIndex()] for loc in where):
+            return
+        for i, locs in enumerate(self.view_locations):
+            if any(loc in locs for loc in where):
+                self.map_tabs.setCurrentIndex(i)
+                return
+
     def _tab_changed(self, index: int) -> None:
         if 0 <= index < self.overviews.count():
             self.overviews.setCurrentIndex(index)
@@ -482,6 +496,7 @@ class MainWindow(QMainWindow):
             return  # nothing is drawn behind the curtain
         pieces = self._visible_pieces()
         moves = {} if self.free_play else snap.prompt.moves
+        self._focus_tab(snap)
         for v, locs in zip(self.views, self.view_locations, strict=True):
             v.set_pieces([p for p in pieces if p.location in locs])
             v.set_legal_moves({pid: d for pid, d in moves.items()

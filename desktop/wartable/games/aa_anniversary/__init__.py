@@ -4,3 +4,17 @@ Not yet registered in `games.registry.BUILTIN`: the lead registers the game once
 are playable. Rule references cite the rulebook's section names and printed pages
 (`reference/rules/001_fd0acfb910203ea6.txt`), e.g. "General Combat, Step 2 (pg. 18)".
 """
+
+from wartable.engine.rules import Rules
+from wartable.games.registry import GameModule, register
+
+
+def _rules() -> Rules:
+    from wartable.games.aa_anniversary.rules import AARules
+
+    return AARules()
+
+
+register(GameModule("aa_anniversary", "Axis & Allies Anniversary Edition",
+                    "wartable.games.aa_anniversary.data", "wartable.mapdata.aa_anniversary",
+                    _rules))

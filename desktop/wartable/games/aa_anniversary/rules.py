@@ -1,0 +1,205 @@
+"""The rules of Axis & Allies Anniversary Edition (issue 4): the turn of each power.
+
+Order of Play (pg. 11): the sequence lists the seven phases once per power in game.toml's
+side order (the 1941 order). The k-th turn of a round is played by the k-th power of the
+scenario's `vars.turn_order`, so 1942 starts with Japan: `enter_step` makes that power the
+active side, and every step handler reads the power from `state.active_side`.
+
+State is described in steps/common.py. Each step kind has its module under steps/.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from wartable.core.errors import IllegalAction
+from wartable.core.frozen import FrozenMap
+from wartable.engine.actions import Action, Event, Outcome, Prompt
+from wartable.engine.rules import Game, Rules
+from wartable.games.aa_anniversary.steps import battle, income, mobilize, movement, purchase
+from wartable.games.aa_anniversary.steps.common import (
+    MOBILIZATION,
+    capital_held,
+    stats,
+    turn_power,
+    world,
+)
+from wartable.model.sequence import Position
+from wartable.model.state import Frame, GameState
+
+R_CAPITAL = "Capturing and Liberating Capitals (pg. 20)"
+_TURN_ATTRS = ("origin", "via", "mp", "cm", "nm", "captured_aa", "landed", "unloaded", "amphibious")
+
+
+class AARules(Rules):
+    # --- setup and sequence ----------------------------------------------------------
+    def setup(self, game: Game, state: GameState) -> GameState:
+        """Setup (pg. 8): each power's starting IPCs; control comes from scenario vars."""
+        start = state.var("starting_ipcs", FrozenMap())
+        state = state.with_var("ipcs", FrozenMap({s: int(start.get(s, 0))
+                                                  for s in game.definition.side_ids}))
+        for k, v in (("captured", ()), ("resolved", ()), ("battle", None),
+                     ("placed", FrozenMap()), ("bought_total", 0), ("lost_total", 0),
+                     ("initial_units", len(state.pieces))):
+            state = state.with_var(k, v)
+        state = self._board_cargo(game, state)
+        first = turn_power(game, state)
+        return replace(state, active_side=first) if first else state
+
+    def _board_cargo(self, game: Game, state: GameState) -> GameState:
+        """Setup charts put land units in sea zones: they are aboard that power's transports."""
+        for p in sorted(state.pieces.values(), key=lambda x: x.id):
+            if stats(game, p).land and p.location in world(game).sea:
+                t = movement.transport_for(game, state, p, p.location)
+                if t is not None:
+                    state = state.with_piece(p.with_attr("on", t.id))
+        return state
+
+    def condition(self, game: Game, name: str, state: GameState) -> bool:
+        if name == "capital_held":
+            return capital_held(game, state, turn_power(game, state))
+        return super().condition(game, name, state)
+
+    def enter_step(self, game: Game, state: GameState, pos: Position) -> Outcome:
+        power = turn_power(game, state)
+        note: tuple[Event, ...] = ()
+        if power:
+            state = replace(state, active_side=power)
+            if power != pos.side:  # the phase is named after the 1941 order's power
+                note = (Event("phase", f"{game.definition.side(power).name} plays this turn "
+                              f"({state.scenario} order of play)", power, "Order of Play "
+                              "(pg. 11)"),)
+        return Outcome(state, note).then(self._enter(game, state, pos, power))
+
+    def _enter(self, game: Game, state: GameState, pos: Position, power: str) -> Outcome:
+        kind = pos.step.kind
+        if kind == "purchase" and power == "china":
+            return purchase.china_infantry(game, state)
+        if kind == "combat_move":
+            return Outcome(self._new_turn(state, power))
+        if kind == "conduct_combat":
+            return Outcome(state.with_var("resolved", ()).with_var("battle", None))
+        if kind == "mobilize":
+            return Outcome(state.with_var("placed", FrozenMap()))
+        if kind == "collect_income":
+            return income.collect(game, state, power)
+        if kind == "victory_check":
+            return income.check(game, state)
+        if kind == "research":
+            return Outcome(state, (Event("info", "Research & Development is not modelled yet; "
+                                         "the phase is skipped.", power, pos.step.rule),),
+                           auto_end=True)
+        return Outcome(state)
+
+    def _new_turn(self, state: GameState, power: str) -> GameState:
+        """A power's units start each turn with full movement (Combat Move, pg. 14)."""
+        state = state.with_var("captured", ())
+        for p in state.pieces.values():
+            if p.side == power and any(k in p.attrs for k in _TURN_ATTRS):
+                attrs = p.attrs
+                for k in _TURN_ATTRS:
+                    attrs = attrs.remove(k) if k in attrs else attrs
+                state = state.with_piece(replace(p, attrs=attrs))
+        return state
+
+    def exit_step(self, game: Game, state: GameState, pos: Position) -> Outcome:
+        if pos.step.kind == "conduct_combat":
+            return Outcome(battle.repair(game, state))
+        if pos.step.kind == "noncombat_move":
+            return movement.land_aircraft(game, state, state.active_side)
+        return Outcome(state)
+
+    def can_end_step(self, game: Game, state: GameState, pos: Position) -> str | None:
+        if pos.step.kind == "conduct_combat":
+            todo = battle.battles(game, state, state.active_side)
+            if todo:
+                return f"Resolve every battle first: {', '.join(todo)} [{battle.R_PHASE}]."
+        return None
+
+    # --- prompts and actions ----------------------------------------------------------
+    def step_prompt(self, game: Game, state: GameState, pos: Position) -> Prompt:
+        power = state.active_side
+        kind, text, rule = pos.step.kind, pos.step.prompt or pos.step.name, pos.step.rule
+        if kind == "purchase":
+            return purchase.prompt(game, state, power, text, rule)
+        if kind in ("combat_move", "noncombat_move"):
+            return movement.prompt(game, state, power, kind == "combat_move", text, rule)
+        if kind == "conduct_combat":
+            return battle.prompt(game, state, power, text, rule)
+        if kind == "mobilize":
+            return mobilize.prompt(game, state, power, text, rule)
+        return super().step_prompt(game, state, pos)
+
+    def step_apply(self, game: Game, state: GameState, pos: Position, action: Action) -> Outcome:
+        power = state.active_side
+        kind = pos.step.kind
+        if kind == "purchase" and action.verb == "buy":
+            return purchase.buy(game, state, power, action)
+        if kind in ("combat_move", "noncombat_move") and action.verb == "move":
+            return movement.move(game, state, power, action, kind == "combat_move")
+        if kind == "conduct_combat" and action.verb == "fight":
+            if state.var("battle"):
+                raise IllegalAction("Finish the battle in progress first.")
+            return battle.fight(game, state, power, action)
+        if kind == "mobilize" and action.verb == "move":
+            return mobilize.place(game, state, power, action)
+        return super().step_apply(game, state, pos, action)
+
+    def frame_prompt(self, game: Game, state: GameState, frame: Frame) -> Prompt:
+        if frame.kind in ("casualties", "press"):
+            return battle.frame_prompt(game, state, frame)
+        return super().frame_prompt(game, state, frame)
+
+    def frame_apply(self, game: Game, state: GameState, frame: Frame, action: Action) -> Outcome:
+        if frame.kind in ("casualties", "press"):
+            return battle.frame_apply(game, state, frame, action)
+        return super().frame_apply(game, state, frame, action)
+
+    def resume(self, game: Game, state: GameState, resume: str, data: FrozenMap[str, Any],
+               dice: tuple[int, ...]) -> Outcome:
+        if resume in ("aa", "strike", "round"):
+            return battle.resume(game, state, resume, dice)
+        return super().resume(game, state, resume, data, dice)
+
+    def end_of_game(self, game: Game, state: GameState) -> str:
+        return "The last round is over without a winner (How to Win)."
+
+    # --- random play and checks ---------------------------------------------------------
+    def candidate_actions(self, game: Game, state: GameState, prompt: Prompt) -> tuple[Action, ...]:
+        # Every button and move; one unit's possible moves count once so that random play
+        # moves many different units rather than one unit with many destinations.
+        out: list[Action] = []
+        for pid, dests in sorted(prompt.moves.items()):
+            d = dests[(state.serial + len(pid)) % len(dests)]
+            out.append(Action.make("move", prompt.side, piece=pid, to=d))
+        out.extend(Action(b.id, prompt.side, b.args) for b in prompt.buttons if b.enabled)
+        return tuple(out)
+
+    def invariants(self, game: Game, state: GameState) -> list[str]:
+        problems = super().invariants(game, state)
+        w = world(game)
+        for power, n in state.var("ipcs", FrozenMap()).items():
+            if int(n) < 0:
+                problems.append(f"{power} has {n} IPCs")
+        expected = int(state.var("initial_units", 0)) + int(state.var("bought_total", 0)) \
+            - int(state.var("lost_total", 0))
+        if len(state.pieces) != expected:
+            problems.append(f"{len(state.pieces)} units on the table, {expected} expected "
+                            f"(setup + bought - casualties)")
+        for p in state.pieces.values():
+            s = stats(game, p)
+            loc = p.location
+            if loc == MOBILIZATION:
+                continue
+            if loc in w.neutral:
+                problems.append(f"{p.id} is in neutral {loc}")
+            elif s.sea and loc not in w.sea:
+                problems.append(f"{p.id} (sea unit) is on land at {loc}")
+            elif s.land and loc not in w.land:
+                t = state.pieces.get(str(p.attrs.get("on", "")))
+                if t is None or t.location != loc or not stats(game, t).transport:
+                    problems.append(f"{p.id} (land unit) is at sea in {loc} off any transport")
+                elif movement.transport_room(game, state, t) < 0:
+                    problems.append(f"{t.id} carries more than its capacity")
+        return problems

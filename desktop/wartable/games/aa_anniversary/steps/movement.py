@@ -1,0 +1,361 @@
+"""Phase 3: Combat Move and Phase 5: Noncombat Move (pg. 14-16, 21), land, air and sea units.
+
+Each unit moves once per phase along its cheapest path (one move action, the whole path).
+Enforced: movement allowances; neutral territories are impassable to every unit (Game Board:
+neutral territories); land units stop on entering a hostile territory, except armour blitzing
+through an empty enemy territory, which is captured as it passes (Blitzing, pg. 15); sea units
+stop on entering a sea zone with enemy warships (submarines and transports do not block,
+pg. 30-31); canals need both sides of Suez / Panama friendly at the time (Canals);
+Noncombat Move enters no hostile space, and land and sea units that moved in Combat Move do
+not move again; aircraft keep the rest of their movement for landing, and at the end of
+Noncombat Move an aircraft not in a friendly territory held since the start of the turn or on
+a friendly carrier (two fighters each) is lost (Air Units: landing, pg. 26). China Rules
+(pg. 10): Chinese units stay in Chinese territories and Kwangtung. AA guns and factories do
+not move in Combat Move (they cannot attack).
+
+Transports (Unit Profiles: Transports, pg. 31): a land unit loads by moving from a coastal
+territory into a sea zone holding one of its power's transports with room (capacity 5:
+infantry take 2, other land units 3, so two infantry or one infantry and one other unit);
+its cargo moves with the transport; a unit at sea unloads into an adjacent territory (in
+Combat Move a hostile one: an amphibious assault) and then moves no more, and the transport
+that unloaded moves no more. A sea zone holding enemy units is not unloaded from (fight the
+sea battle first is not modelled). Chinese units never board (China Rules). Transports do not
+enter sea zones with enemy warships in Combat Move (they may not attack alone).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from wartable.core.errors import IllegalAction
+from wartable.core.frozen import FrozenMap
+from wartable.engine.actions import Action, Event, Outcome, Prompt
+from wartable.engine.loop import end_step_button
+from wartable.engine.paths import reachable
+from wartable.engine.rules import Game
+from wartable.games.aa_anniversary.steps.common import (
+    MOBILIZATION,
+    allied,
+    controller,
+    enemy_blocking_ships,
+    enemy_units,
+    friendly_space,
+    set_control,
+    stats,
+    world,
+)
+from wartable.model.state import GameState, Piece
+
+R_COMBAT_MOVE = "Phase 3: Combat Move (pg. 14)"
+R_NONCOMBAT = "Phase 5: Noncombat Move (pg. 21)"
+R_BLITZ = "Phase 3: Combat Move, Blitzing (pg. 15)"
+R_CHINA = "China Rules (pg. 10)"
+R_LANDING = "Unit Profiles: Air Units, landing (pg. 26)"
+CHINA_EXTRA = frozenset({"kwangtung"})
+
+
+def hostile_land(game: Game, state: GameState, space: str, power: str) -> bool:
+    """An enemy-controlled territory or one holding enemy units."""
+    key = (power, space)
+    memo = _memo(state)
+    if key not in memo:
+        memo[key] = _hostile(game, state, space, power)
+    return bool(memo[key])
+
+
+# One state's answers (the prompt asks the same spaces for many units); kept with the
+# state object itself so a new state never reads another's answers.
+_MEMO: dict[int, tuple[GameState, dict[tuple[str, str], object]]] = {}
+
+
+def _memo(state: GameState) -> dict[tuple[str, str], object]:
+    entry = _MEMO.get(id(state))
+    if entry is None or entry[0] is not state:
+        entry = (state, {})
+        _MEMO.clear()
+        _MEMO[id(state)] = entry
+    return entry[1]
+
+
+def _hostile(game: Game, state: GameState, space: str, power: str) -> bool:
+    c = controller(state, space)
+    return (bool(c) and not allied(game, c, power)) or bool(enemy_units(game, state, space, power))
+
+
+def china_may_enter(game: Game, space: str) -> bool:
+    return world(game).original.get(space) == "china" or space in CHINA_EXTRA
+
+
+def cargo(state: GameState, transport: Piece) -> tuple[Piece, ...]:
+    return tuple(p for p in state.pieces_at(transport.location)
+                 if p.attrs.get("on") == transport.id)
+
+
+def transport_room(game: Game, state: GameState, transport: Piece) -> int:
+    cap = int(game.definition.unit_types[transport.type].extra.get("transport_capacity", 0))
+    used = sum(int(game.definition.unit_types[p.type].extra.get("transport_cost", 0))
+               for p in cargo(state, transport))
+    return cap - used
+
+
+def transport_for(game: Game, state: GameState, piece: Piece, sea: str) -> Piece | None:
+    """A transport of the unit's power in `sea` with room for it, lowest id first."""
+    need = int(game.definition.unit_types[piece.type].extra.get("transport_cost", 0))
+    if need <= 0 or piece.side == "china":
+        return None
+    for t in sorted(state.pieces_at(sea), key=lambda x: x.id):
+        if t.side == piece.side and stats(game, t).transport and not t.attrs.get("unloaded") \
+                and transport_room(game, state, t) >= need:
+            return t
+    return None
+
+
+def can_move(game: Game, piece: Piece, combat: bool) -> bool:
+    s = stats(game, piece)
+    if piece.location == MOBILIZATION or s.factory or piece.attrs.get("landed"):
+        return False
+    if piece.attrs.get("on"):
+        return True  # cargo may unload
+    if s.transport and piece.attrs.get("unloaded"):
+        return False
+    if combat:
+        return not piece.attrs.get("cm") and not s.aa
+    if piece.attrs.get("nm") or piece.attrs.get("captured_aa"):
+        return False
+    return s.air or not piece.attrs.get("cm")
+
+
+def move_costs(game: Game, state: GameState, piece: Piece, combat: bool) -> dict[str, float]:
+    """Every space the unit may end this move in, with the movement it costs."""
+    if not can_move(game, piece, combat):
+        return {}
+    w = world(game)
+    s = stats(game, piece)
+    power = piece.side
+    if piece.attrs.get("on"):
+        if enemy_units(game, state, piece.location, power):
+            return {}
+        return {t: 0.0 for t in w.neighbors[piece.location]
+                if t in w.land and t not in w.neutral
+                and (combat or not hostile_land(game, state, t, power))}
+    budget = float(game.definition.unit_types[piece.type].movement) - float(
+        piece.attrs.get("mp", 0))
+    if budget <= 0:
+        return {}
+
+    def neighbours(loc: str) -> tuple[str, ...]:
+        return w.neighbors[loc]
+
+    if s.air:
+        def air_cost(a: str, b: str) -> float | None:
+            return None if b in w.neutral else 1.0
+
+        reach = reachable(piece.location, budget, neighbours, air_cost)
+        land_in = landing_distance(game, state, power, piece.type) if combat else {}
+        out = {}
+        for loc, c in reach.cost.items():
+            if loc == piece.location:
+                continue
+            if not combat and not air_may_end(game, state, loc, power, piece.type):
+                continue
+            # Combat Move: an aircraft keeps enough movement to reach a landing space
+            # afterwards (Air Units, pg. 26; no suicide attacks).
+            if combat and c + land_in.get(loc, 99.0) > budget:
+                continue
+            out[loc] = c
+        return out
+
+    if s.sea:
+        def sea_cost(a: str, b: str) -> float | None:
+            if b not in w.sea:
+                return None
+            if not canal_open(game, state, a, b, power):
+                return None
+            if (not combat or s.transport) and enemy_blocking_ships(game, state, b, power):
+                return None
+            return 1.0
+
+        def sea_stop(loc: str) -> bool:
+            return enemy_blocking_ships(game, state, loc, power)
+
+        reach = reachable(piece.location, budget, neighbours, sea_cost, sea_stop)
+        return {loc: c for loc, c in reach.cost.items() if loc != piece.location}
+
+    blitz = bool(game.definition.unit_types[piece.type].extra.get("can_blitz", False))
+
+    def land_cost(a: str, b: str) -> float | None:
+        if b not in w.land or b in w.neutral:
+            return None
+        if power == "china" and not china_may_enter(game, b):
+            return None
+        if hostile_land(game, state, b, power) and not combat:
+            return None
+        return 1.0
+
+    def land_stop(loc: str) -> bool:
+        if not hostile_land(game, state, loc, power):
+            return False
+        # Blitzing: armour passes through an enemy territory that holds no units at all.
+        return not (blitz and not state.pieces_at(loc))
+
+    reach = reachable(piece.location, budget, neighbours, land_cost, land_stop)
+    out = {loc: c for loc, c in reach.cost.items() if loc != piece.location}
+    # Loading: a unit in a coastal territory boards a transport in an adjacent sea zone.
+    for sz in w.neighbors[piece.location]:
+        if sz in w.sea and transport_for(game, state, piece, sz) is not None:
+            out[sz] = budget
+    return out
+
+
+def landing_distance(game: Game, state: GameState, power: str, unit: str) -> dict[str, float]:
+    """Air moves from each space to the nearest space the aircraft could land in now
+    (a breadth-first search outward from every landing space; neutrals are not flown over)."""
+    key = ("landing", power + ":" + unit)
+    memo = _memo(state)
+    cached = memo.get(key)
+    if isinstance(cached, dict):
+        return cached
+    w = world(game)
+    dist: dict[str, float] = {}
+    frontier = [s for s in w.neighbors if s not in w.neutral
+                and air_may_end(game, state, s, power, unit)]
+    for s in frontier:
+        dist[s] = 0.0
+    d = 0.0
+    while frontier:
+        d += 1.0
+        nxt = []
+        for s in frontier:
+            for n in w.neighbors[s]:
+                if n not in dist and n not in w.neutral:
+                    dist[n] = d
+                    nxt.append(n)
+        frontier = nxt
+    memo[key] = dist
+    return dist
+
+
+def canal_open(game: Game, state: GameState, a: str, b: str, power: str) -> bool:
+    for pair, holders in world(game).canals:
+        if pair == frozenset((a, b)):
+            return all(friendly_space(game, state, h, power) for h in holders)
+    return True
+
+
+def air_may_end(game: Game, state: GameState, loc: str, power: str, unit: str) -> bool:
+    """A friendly territory not captured this turn, or (fighters) a friendly carrier."""
+    w = world(game)
+    if loc in w.land:
+        return friendly_space(game, state, loc, power) \
+            and loc not in state.var("captured", ()) \
+            and not enemy_units(game, state, loc, power)
+    if unit != "fighter" or enemy_blocking_ships(game, state, loc, power):
+        return False
+    return carrier_room(game, state, loc, power) > 0
+
+
+def carrier_room(game: Game, state: GameState, loc: str, power: str) -> int:
+    here = [p for p in state.pieces_at(loc) if allied(game, p.side, power)]
+    cap = sum(int(game.definition.unit_types[p.type].extra.get("carrier_capacity", 0))
+              for p in here)
+    return cap - sum(1 for p in here if p.type == "fighter")
+
+
+def prompt(game: Game, state: GameState, power: str, combat: bool, text: str,
+           rule: str) -> Prompt:
+    moves: dict[str, tuple[str, ...]] = {}
+    costs: dict[str, FrozenMap[str, float]] = {}
+    cache: dict[tuple[object, ...], dict[str, float]] = {}
+    for p in state.pieces.values():
+        if p.side != power:
+            continue
+        key = (p.type, p.location, p.attrs.get("mp", 0), p.attrs.get("cm"), p.attrs.get("nm"),
+               p.attrs.get("captured_aa"), p.attrs.get("on"), p.attrs.get("landed"),
+               p.attrs.get("unloaded"))
+        if key not in cache:
+            cache[key] = move_costs(game, state, p, combat)
+        mc = cache[key]
+        if mc:
+            moves[p.id] = tuple(sorted(mc))
+            costs[p.id] = FrozenMap(mc)
+    return Prompt(power, text, rule, moves=FrozenMap(moves), costs=FrozenMap(costs),
+                  buttons=(end_step_button(),))
+
+
+def move(game: Game, state: GameState, power: str, action: Action, combat: bool) -> Outcome:
+    rule = R_COMBAT_MOVE if combat else R_NONCOMBAT
+    pid, to = action.args.get("piece"), action.args.get("to")
+    if not isinstance(pid, str) or pid not in state.pieces:
+        raise IllegalAction(f"There is no unit {pid!r}.")
+    p = state.piece(pid)
+    name = game.rules.piece_name(game, p)
+    if p.side != power:
+        raise IllegalAction(f"{name} is not yours to move [{rule}].")
+    if not can_move(game, p, combat):
+        raise IllegalAction(f"{name} may not move now [{rule}].")
+    mc = move_costs(game, state, p, combat)
+    if not isinstance(to, str) or to not in mc:
+        raise IllegalAction(f"{name} cannot reach {to} in this phase [{rule}].")
+    events = [Event("move", f"{name} moves {p.location} → {to}", power, rule)]
+    # Blitzing: empty enemy territories on the armour's path are captured as it passes.
+    if combat and stats(game, p).land:
+        w = world(game)
+        budget = float(game.definition.unit_types[p.type].movement) - float(p.attrs.get("mp", 0))
+        path = reachable(p.location, budget, lambda loc: w.neighbors[loc],
+                         lambda a, b: 1.0 if b in w.land and b not in w.neutral else None,
+                         ).path_to(to)
+        for loc in path[1:-1]:
+            if hostile_land(game, state, loc, power) and not state.pieces_at(loc):
+                state = set_control(state, loc, power)
+                state = state.with_var("captured", tuple(state.var("captured", ())) + (loc,))
+                events.append(Event("combat", f"{name} blitzes through {loc}, captured",
+                                    power, R_BLITZ))
+    attrs = p.attrs.set("mp", float(p.attrs.get("mp", 0)) + mc[to]) \
+        .set("cm" if combat else "nm", True)
+    if "origin" not in attrs:
+        attrs = attrs.set("origin", p.location)
+    w = world(game)
+    # The space it entered the destination from: where an attack may retreat to (Step 6).
+    via = [n for n in w.neighbors[to] if n == p.location
+           or (mc.get(n, -1.0) == mc[to] - 1 and not hostile_land(game, state, n, power))]
+    attrs = attrs.set("via", via[0]) if via else attrs
+    if p.attrs.get("on"):  # unloading: the unit and its transport move no more
+        t = state.pieces.get(str(p.attrs["on"]))
+        attrs = attrs.remove("on").set("landed", True)
+        if combat and hostile_land(game, state, to, power):
+            attrs = attrs.set("amphibious", True)
+        if t is not None:
+            state = state.with_piece(t.with_attr("unloaded", True))
+        events[0] = Event("move", f"{name} unloads {p.location} → {to}", power, rule)
+    elif stats(game, p).land and to in w.sea:
+        t = transport_for(game, state, p, to)
+        assert t is not None  # move_costs offered `to` only with a transport there
+        attrs = attrs.set("on", t.id)
+        events[0] = Event("move", f"{name} boards a transport in {to}", power, rule)
+    elif stats(game, p).transport:
+        for cg in cargo(state, p):
+            state = state.with_piece(replace(cg, location=to))
+    state = state.with_piece(replace(p, location=to, attrs=attrs))
+    return Outcome(state, tuple(events))
+
+
+def land_aircraft(game: Game, state: GameState, power: str) -> Outcome:
+    """End of Noncombat Move: aircraft that could not land are lost (pg. 26)."""
+    events = []
+    lost = 0
+    for p in sorted(state.pieces.values(), key=lambda x: x.id):
+        if p.side != power or not stats(game, p).air or p.location == MOBILIZATION:
+            continue
+        if p.location in world(game).sea:
+            ok = p.type == "fighter" and carrier_room(game, state, p.location, power) >= 0 \
+                and not enemy_blocking_ships(game, state, p.location, power)
+        else:
+            ok = air_may_end(game, state, p.location, power, p.type)
+        if not ok:
+            state = state.without_piece(p.id)
+            lost += 1
+            events.append(Event("combat", f"{game.rules.piece_name(game, p)} cannot land in "
+                                f"{p.location} and is lost", power, R_LANDING))
+    if lost:
+        state = state.with_var("lost_total", int(state.var("lost_total", 0)) + lost)
+    return Outcome(state, tuple(events))

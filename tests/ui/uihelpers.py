@@ -1,0 +1,27 @@
+"""Shared by the window tests: open a main window, pick a game on the start screen."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from pytestqt.qtbot import QtBot
+
+from wartable.ui.mainwindow import MainWindow
+
+
+def open_window(qtbot: QtBot) -> MainWindow:
+    w = MainWindow(autosave=False, confirm_close=False)
+    qtbot.addWidget(w)
+    w.resize(1400, 900)
+    w.show()
+    qtbot.waitExposed(w)
+    return w
+
+
+def select_game(start_screen: object, game_id: str) -> None:
+    """Pick a game on the start screen by id (the list is sorted by title)."""
+    games = start_screen.games  # type: ignore[attr-defined]
+    for i in range(games.count()):
+        if games.item(i).data(Qt.ItemDataRole.UserRole) == game_id:
+            games.setCurrentRow(i)
+            return
+    raise AssertionError(f"{game_id} is not on the start screen")
