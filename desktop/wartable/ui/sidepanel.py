@@ -11,6 +11,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QPushButton,
+    QScrollArea,
     QSpinBox,
     QTreeWidget,
     QTreeWidgetItem,
@@ -50,7 +51,7 @@ class SidePanel(QWidget):
         self.tree.setRootIsDecorated(True)
         self.tree.setSelectionMode(QTreeWidget.SelectionMode.NoSelection)
         self.tree.setFocusPolicy(Qt.FocusPolicy.NoFocus)
-        lay.addWidget(self.tree, 3)
+        lay.addWidget(self.tree, 2)
 
         box = QGroupBox("Now")
         box.setObjectName("promptBox")
@@ -94,8 +95,15 @@ class SidePanel(QWidget):
         self.buttons_frame = QFrame()
         self.buttons_layout = QVBoxLayout(self.buttons_frame)
         self.buttons_layout.setContentsMargins(0, 0, 0, 0)
-        bl.addWidget(self.buttons_frame)
-        lay.addWidget(box, 2)
+        self.buttons_layout.addStretch(1)
+        # Scrolls when a step offers many choices (a purchase lists every unit type).
+        self.buttons_scroll = QScrollArea()
+        self.buttons_scroll.setWidget(self.buttons_frame)
+        self.buttons_scroll.setWidgetResizable(True)
+        self.buttons_scroll.setFrameShape(QFrame.Shape.NoFrame)
+        self.buttons_scroll.setMinimumHeight(130)
+        bl.addWidget(self.buttons_scroll, 1)
+        lay.addWidget(box, 3)
 
         self.free_play = QCheckBox("Free play (house rules): move any piece anywhere")
         self.free_play.setObjectName("freePlay")
@@ -172,14 +180,15 @@ class SidePanel(QWidget):
             discard(b)
         self.buttons = []
         for spec in prompt.buttons:
-            label = spec.label + (f"  [{spec.rule}]" if spec.rule else "")
-            b = QPushButton(label)
+            # The rule goes in the tooltip: long references ("Phase 2: Purchase Units
+            # (pg. 12)") would crowd the label, and the prompt shows the step's rule.
+            b = QPushButton(spec.label)
             b.setObjectName(f"button_{spec.id}")
             b.setEnabled(spec.enabled and not prompt.waiting)
-            if spec.reason:
-                b.setToolTip(spec.reason)
+            tip = [f"Rule {spec.rule}" if spec.rule else "", spec.reason]
+            b.setToolTip("\n".join(t for t in tip if t))
             b.clicked.connect(lambda _=False, s=spec: self.buttonClicked.emit(s))
-            self.buttons_layout.addWidget(b)
+            self.buttons_layout.insertWidget(self.buttons_layout.count() - 1, b)
             self.buttons.append(b)
 
     def _set_dice(self, prompt: Prompt) -> None:
