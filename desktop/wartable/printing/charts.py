@@ -352,7 +352,7 @@ def unit_chart(game: Game, palette: Palette = "standard", counter_mm: float = 12
         for k in ut.extra:
             if k not in extras:
                 extras.append(k)
-    cols = [Column("Counter", fixed_mm=counter_mm + 3.0), Column("Unit", 1.4),
+    cols = [Column("Counter", fixed_mm=max(counter_mm + 3.0, 17.0)), Column("Unit", 1.4),
             Column("Symbol", 1.0), Column("Size", fixed_mm=12.0, align="c"),
             Column("Factors", fixed_mm=18.0, align="c"), Column("Move", fixed_mm=13.0, align="c")]
     rows = []

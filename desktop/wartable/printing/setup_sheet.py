@@ -413,7 +413,7 @@ def _group_note(where: Where, instructions: Sequence[str]) -> str:
 def _unit_table(game: Game, ss: SideSetup,
                 groups: Sequence[tuple[str, str, Sequence[SetupUnit]]], size: float,
                 palette: Palette) -> Table:
-    cols = [Column("✓", fixed_mm=6.0, align="c"), Column("Counter", fixed_mm=size + 3.0),
+    cols = [Column("✓", fixed_mm=6.0, align="c"), Column("Counter", fixed_mm=max(size + 3.0, 17.0)),
             Column("Unit", 2.2), Column("Type", 1.6), Column("Values", fixed_mm=20.0, align="c"),
             Column("Qty", fixed_mm=10.0, align="c")]
     rows: list[Row] = []
