@@ -37,6 +37,7 @@ from wartable.games.aa_anniversary.steps.common import (
     enemy_units,
     ipcs,
     set_control,
+    space_name,
     stats,
     with_ipcs,
     world,
@@ -64,9 +65,10 @@ def battles(game: Game, state: GameState, power: str) -> tuple[str, ...]:
         loc = p.location
         if loc in w.sea:
             # A sea battle needs a unit that can attack, and enemy units that are not cargo.
-            if any(stats(game, q).attack > 0 and q.side == power and not q.attrs.get("on")
-                   for q in state.pieces_at(loc)) \
-                    and any(not q.attrs.get("on") for q in enemy_units(game, state, loc, power)):
+            if any(
+                stats(game, q).attack > 0 and q.side == power and not q.attrs.get("on")
+                for q in state.pieces_at(loc)
+            ) and any(not q.attrs.get("on") for q in enemy_units(game, state, loc, power)):
                 out.add(loc)
         elif enemy_units(game, state, loc, power):
             out.add(loc)
@@ -78,15 +80,29 @@ def battles(game: Game, state: GameState, power: str) -> tuple[str, ...]:
 
 
 def attackers(game: Game, state: GameState, space: str, power: str) -> tuple[Piece, ...]:
-    return tuple(sorted((p for p in state.pieces_at(space)
-                         if p.side == power and stats(game, p).fights and not p.attrs.get("on")),
-                        key=lambda p: p.id))
+    return tuple(
+        sorted(
+            (
+                p
+                for p in state.pieces_at(space)
+                if p.side == power and stats(game, p).fights and not p.attrs.get("on")
+            ),
+            key=lambda p: p.id,
+        )
+    )
 
 
 def defenders(game: Game, state: GameState, space: str, power: str) -> tuple[Piece, ...]:
-    return tuple(sorted((p for p in enemy_units(game, state, space, power)
-                         if not stats(game, p).factory and not p.attrs.get("on")),
-                        key=lambda p: p.id))
+    return tuple(
+        sorted(
+            (
+                p
+                for p in enemy_units(game, state, space, power)
+                if not stats(game, p).factory and not p.attrs.get("on")
+            ),
+            key=lambda p: p.id,
+        )
+    )
 
 
 def force(pieces: tuple[Piece, ...]) -> c.Force:
@@ -112,8 +128,13 @@ def prompt(game: Game, state: GameState, power: str, text: str, rule: str) -> Pr
     todo = battles(game, state, power)
     buttons = [Button("fight", f"Fight in {s}", R_PHASE, args=FrozenMap(space=s)) for s in todo]
     reason = f"Resolve every battle first: {', '.join(todo)}" if todo else None
-    return Prompt(power, text, rule, targets=FrozenMap(fight=todo),
-                  buttons=(*buttons, end_step_button(reason)))
+    return Prompt(
+        power,
+        text,
+        rule,
+        targets=FrozenMap(fight=todo),
+        buttons=(*buttons, end_step_button(reason)),
+    )
 
 
 def fight(game: Game, state: GameState, power: str, action: Action) -> Outcome:
@@ -123,15 +144,29 @@ def fight(game: Game, state: GameState, power: str, action: Action) -> Outcome:
     state = state.with_var("battle", space)
     att = force(attackers(game, state, space, power))
     dfn = force(defenders(game, state, space, power))
-    ev = Event("combat", f"Battle in {space}: {att.describe(world(game).catalog)} attack "
-               f"{dfn.describe(world(game).catalog)}", power, R_PHASE)
+    ev = Event(
+        "combat",
+        f"Battle in {space_name(game, space)}: {att.describe(world(game).catalog)} attack "
+        f"{dfn.describe(world(game).catalog)}",
+        power,
+        R_PHASE,
+    )
     cat = world(game).catalog
     groups = c.aa_groups(att, dfn, cat)
     if groups:
         n = sum(g.count for g in groups)
-        return Outcome(state, (ev,)).then(roll_then(
-            game, state, count=n, sides=6, purpose=f"AA fire in {space}",
-            side=defending_power(game, state, space, power), resume="aa", rule=c.R_AA))
+        return Outcome(state, (ev,)).then(
+            roll_then(
+                game,
+                state,
+                count=n,
+                sides=6,
+                purpose=f"AA fire in {space_name(game, space)}",
+                side=defending_power(game, state, space, power),
+                resume="aa",
+                rule=c.R_AA,
+            )
+        )
     return Outcome(state, (ev,)).then(next_round(game, state))
 
 
@@ -147,15 +182,28 @@ def next_round(game: Game, state: GameState) -> Outcome:
     dfn = force(defenders(game, state, space, power))
     # What holds for the whole round is fixed as it starts (Step 2; Air Units, pg. 26).
     plan = c.round_plan(att, dfn, cat)
-    state = state.with_var("battle_plan", (plan.attacker_strikes, plan.defender_strikes,
-                                           plan.attacker_air_hits_subs,
-                                           plan.defender_air_hits_subs))
+    state = state.with_var(
+        "battle_plan",
+        (
+            plan.attacker_strikes,
+            plan.defender_strikes,
+            plan.attacker_air_hits_subs,
+            plan.defender_air_hits_subs,
+        ),
+    )
     if plan.attacker_strikes or plan.defender_strikes:
         ga, gd = _strike_groups(game, state)
         n = sum(g.count for g in ga) + sum(g.count for g in gd)
-        return roll_then(game, state, count=n, sides=6,
-                         purpose=f"Submarine Surprise Strike in {space}", side=power,
-                         resume="strike", rule=c.R_STEP2)
+        return roll_then(
+            game,
+            state,
+            count=n,
+            sides=6,
+            purpose=f"Submarine Surprise Strike in {space_name(game, space)}",
+            side=power,
+            resume="strike",
+            rule=c.R_STEP2,
+        )
     return fire(game, state)
 
 
@@ -164,8 +212,9 @@ def _plan(state: GameState) -> c.RoundPlan:
     return c.RoundPlan(bool(a), bool(d), bool(aa), bool(da))
 
 
-def _strike_groups(game: Game, state: GameState) -> tuple[tuple[c.FireGroup, ...],
-                                                            tuple[c.FireGroup, ...]]:
+def _strike_groups(
+    game: Game, state: GameState
+) -> tuple[tuple[c.FireGroup, ...], tuple[c.FireGroup, ...]]:
     space, power, cat = str(state.var("battle")), state.active_side, world(game).catalog
     plan = _plan(state)
     att = force(attackers(game, state, space, power))
@@ -175,14 +224,17 @@ def _strike_groups(game: Game, state: GameState) -> tuple[tuple[c.FireGroup, ...
     return ga, gd
 
 
-def _fire_groups(game: Game, state: GameState) -> tuple[tuple[c.FireGroup, ...],
-                                                          tuple[c.FireGroup, ...]]:
+def _fire_groups(
+    game: Game, state: GameState
+) -> tuple[tuple[c.FireGroup, ...], tuple[c.FireGroup, ...]]:
     space, power, cat = str(state.var("battle")), state.active_side, world(game).catalog
     plan = _plan(state)
     att = force(attackers(game, state, space, power))
     dfn = force(defenders(game, state, space, power))
-    return (c.fire_groups(att, c.ATTACK, cat, skip_subs=plan.attacker_strikes),
-            c.fire_groups(dfn, c.DEFENSE, cat, skip_subs=plan.defender_strikes))
+    return (
+        c.fire_groups(att, c.ATTACK, cat, skip_subs=plan.attacker_strikes),
+        c.fire_groups(dfn, c.DEFENSE, cat, skip_subs=plan.defender_strikes),
+    )
 
 
 def fire(game: Game, state: GameState) -> Outcome:
@@ -193,8 +245,16 @@ def fire(game: Game, state: GameState) -> Outcome:
         return after_round(game, state)
     ga, gd = _fire_groups(game, state)
     n = sum(g.count for g in ga) + sum(g.count for g in gd)
-    return roll_then(game, state, count=n, sides=6, purpose=f"Combat round in {space}",
-                     side=power, resume="round", rule=c.R_GENERAL)
+    return roll_then(
+        game,
+        state,
+        count=n,
+        sides=6,
+        purpose=f"Combat round in {space_name(game, space)}",
+        side=power,
+        resume="round",
+        rule=c.R_GENERAL,
+    )
 
 
 def resume(game: Game, state: GameState, kind: str, dice: tuple[int, ...]) -> Outcome:
@@ -215,34 +275,44 @@ def resume(game: Game, state: GameState, kind: str, dice: tuple[int, ...]) -> Ou
     def_hits = c.hits_of(gd, c.group_hits(gd, dice[na:]))
     plan = _plan(state)
     what = "Surprise Strike" if strike else "Round"
-    text = f"{what} in {space}: attacker scores {att_hits.total}, defender {def_hits.total}"
+    text = (f"{what} in {space_name(game, space)}: attacker scores {att_hits.total}, "
+            f"defender {def_hits.total}")
     evs = (Event("combat", text, power, c.R_STEP2 if strike else c.R_STEP3),)
     state = state.with_var("battle_step", "strike" if strike else "fire")
     # The defender chooses first (Step 5), the attacker after; frames stack, so the
     # attacker's frame goes underneath.
     before = len(state.frames)
-    state = push_casualties(game, state, "attacker", def_hits,
-                            plan.defender_air_hits_subs and not strike, power)
-    state = push_casualties(game, state, "defender", att_hits,
-                            plan.attacker_air_hits_subs and not strike,
-                            defending_power(game, state, space, power))
+    state = push_casualties(
+        game, state, "attacker", def_hits, plan.defender_air_hits_subs and not strike, power
+    )
+    state = push_casualties(
+        game,
+        state,
+        "defender",
+        att_hits,
+        plan.attacker_air_hits_subs and not strike,
+        defending_power(game, state, space, power),
+    )
     if len(state.frames) == before:
-        return Outcome(state, evs).then(fire(game, state) if strike
-                                        else after_round(game, state))
+        return Outcome(state, evs).then(fire(game, state) if strike else after_round(game, state))
     return Outcome(state, evs)
 
 
-def push_casualties(game: Game, state: GameState, role: str, hits: c.Hits, air_subs: bool,
-                    side: str) -> GameState:
+def push_casualties(
+    game: Game, state: GameState, role: str, hits: c.Hits, air_subs: bool, side: str
+) -> GameState:
     space = str(state.var("battle"))
     pieces = _role_pieces(game, state, role)
     if c.max_assignable(force(pieces), hits, world(game).catalog, air_hits_subs=air_subs) == 0:
         return state
     who = game.definition.side(side).name
-    frame = Frame("casualties", side, f"{who}: choose casualties in {space} ({hits.total} hits).",
-                  c.R_STEP5 if role == "defender" else c.R_STEP3,
-                  FrozenMap(role=role, hits=(hits.general, hits.air, hits.sub),
-                            air_subs=air_subs))
+    frame = Frame(
+        "casualties",
+        side,
+        f"{who}: choose casualties in {space_name(game, space)} ({hits.total} hits).",
+        c.R_STEP5 if role == "defender" else c.R_STEP3,
+        FrozenMap(role=role, hits=(hits.general, hits.air, hits.sub), air_subs=air_subs),
+    )
     return state.push_frame(frame)
 
 
@@ -274,16 +344,30 @@ def frame_prompt(game: Game, state: GameState, frame: Frame) -> Prompt:
     cat = world(game).catalog
     if frame.kind == "press":
         opts = retreat_options(game, state)
-        return Prompt(frame.side, frame.text, frame.rule, targets=FrozenMap(retreat=opts),
-                      buttons=(Button("press", "Press the attack", c.R_STEP6),
-                               *(Button("retreat", f"Retreat to {o}", c.R_STEP6,
-                                        args=FrozenMap(to=o)) for o in opts)))
+        return Prompt(
+            frame.side,
+            frame.text,
+            frame.rule,
+            targets=FrozenMap(retreat=opts),
+            buttons=(
+                Button("press", "Press the attack", c.R_STEP6),
+                *(
+                    Button("retreat", f"Retreat to {o}", c.R_STEP6, args=FrozenMap(to=o))
+                    for o in opts
+                ),
+            ),
+        )
     buttons = []
     for i, o in enumerate(options(game, state, frame)):
         label = ("Default: " if i == 0 else "") + o.describe(cat)
-        buttons.append(Button("casualties", label, frame.rule,
-                              args=FrozenMap(lost=FrozenMap(dict(o.lost)),
-                                             damaged=FrozenMap(dict(o.damaged)))))
+        buttons.append(
+            Button(
+                "casualties",
+                label,
+                frame.rule,
+                args=FrozenMap(lost=FrozenMap(dict(o.lost)), damaged=FrozenMap(dict(o.damaged))),
+            )
+        )
     return Prompt(frame.side, frame.text, frame.rule, buttons=tuple(buttons))
 
 
@@ -298,16 +382,17 @@ def frame_apply(game: Game, state: GameState, frame: Frame, action: Action) -> O
         to = action.args.get("to")
         opts = retreat_options(game, state)
         if not isinstance(to, str) or to not in opts:
-            raise IllegalAction(f"Retreat to one of: {', '.join(opts) or 'nowhere'} "
-                                f"[{c.R_STEP6}].")
+            raise IllegalAction(f"Retreat to one of: {', '.join(opts) or 'nowhere'} [{c.R_STEP6}].")
         return retreat(game, state, to)
     if action.verb != "casualties":
         raise IllegalAction(f"Choose your casualties [{frame.rule}].")
     lost = action.args.get("lost", FrozenMap())
     damaged = action.args.get("damaged", FrozenMap())
     try:
-        cas = c.Casualties.of({str(k): int(v) for k, v in dict(lost).items()},
-                              {str(k): int(v) for k, v in dict(damaged).items()})
+        cas = c.Casualties.of(
+            {str(k): int(v) for k, v in dict(lost).items()},
+            {str(k): int(v) for k, v in dict(damaged).items()},
+        )
     except (TypeError, ValueError, AttributeError):
         raise IllegalAction("Casualties are given as unit type -> count.") from None
     pieces = _role_pieces(game, state, str(frame.data["role"]))
@@ -330,8 +415,13 @@ def after_round(game: Game, state: GameState) -> Outcome:
     settled = settle(game, state)
     if settled is not None:
         return settled
-    frame = Frame("press", power, f"{game.definition.side(power).name}: press the attack in "
-                  f"{space} or retreat?", c.R_STEP6)
+    frame = Frame(
+        "press",
+        power,
+        f"{game.definition.side(power).name}: press the attack in "
+        f"{space_name(game, space)} or retreat?",
+        c.R_STEP6,
+    )
     return Outcome(state.push_frame(frame))
 
 
@@ -343,8 +433,11 @@ def settle(game: Game, state: GameState) -> Outcome | None:
     cat = world(game).catalog
     a_pieces = attackers(game, state, space, power)
     d_pieces = defenders(game, state, space, power)
-    final, result = c.conclude(c.BattleState(force(a_pieces), force(d_pieces)), cat,
-                               attacker_can_retreat=may_retreat(game, state))
+    final, result = c.conclude(
+        c.BattleState(force(a_pieces), force(d_pieces)),
+        cat,
+        attacker_can_retreat=may_retreat(game, state),
+    )
     if result is None:
         return None
     evs: tuple[Event, ...] = ()
@@ -353,38 +446,54 @@ def settle(game: Game, state: GameState) -> Outcome | None:
         gone = {u: n - left.count(u) for u, n in have.units if n > left.count(u)}
         if gone:
             state, more = remove(game, state, pieces, c.Casualties.of(gone))
-            evs += (Event("combat", "Defenseless transports are destroyed", power,
-                          c.R_DEFENSELESS),) + more
+            evs += (
+                Event("combat", "Defenseless transports are destroyed", power, c.R_DEFENSELESS),
+            ) + more
     return Outcome(state, evs).then(finish(game, state, result))
 
 
-def remove(game: Game, state: GameState, pieces: tuple[Piece, ...],
-           cas: c.Casualties) -> tuple[GameState, tuple[Event, ...]]:
+def remove(
+    game: Game, state: GameState, pieces: tuple[Piece, ...], cas: c.Casualties
+) -> tuple[GameState, tuple[Event, ...]]:
     """Take the chosen casualties off the board: damaged battleships sink first."""
     evs = []
     lost = 0
     for unit, n in cas.lost:
-        cands = sorted((p for p in pieces if p.type == unit),
-                       key=lambda p: (not p.attrs.get("damaged"), p.id))
+        cands = sorted(
+            (p for p in pieces if p.type == unit), key=lambda p: (not p.attrs.get("damaged"), p.id)
+        )
         for p in cands[:n]:
             state = state.without_piece(p.id)
             lost += 1
-            evs.append(Event("combat", f"{game.rules.piece_name(game, p)} is destroyed",
-                             p.side, c.R_STEP5))
+            evs.append(
+                Event("combat", f"{game.rules.piece_name(game, p)} is destroyed", p.side, c.R_STEP5)
+            )
             # Cargo goes down with its transport (Transports, pg. 31).
             for q in state.pieces_at(p.location):
                 if q.attrs.get("on") == p.id:
                     state = state.without_piece(q.id)
                     lost += 1
-                    evs.append(Event("combat", f"{game.rules.piece_name(game, q)} is lost "
-                                     f"with its transport", q.side, c.R_TRANSPORT))
+                    evs.append(
+                        Event(
+                            "combat",
+                            f"{game.rules.piece_name(game, q)} is lost with its transport",
+                            q.side,
+                            c.R_TRANSPORT,
+                        )
+                    )
     for unit, n in cas.damaged:
-        cands = [p for p in pieces if p.type == unit and not p.attrs.get("damaged")
-                 and p.id in state.pieces]
+        cands = [
+            p
+            for p in pieces
+            if p.type == unit and not p.attrs.get("damaged") and p.id in state.pieces
+        ]
         for p in cands[:n]:
             state = state.with_piece(p.with_attr("damaged", True))
-            evs.append(Event("combat", f"{game.rules.piece_name(game, p)} is damaged",
-                             p.side, c.R_BATTLESHIP))
+            evs.append(
+                Event(
+                    "combat", f"{game.rules.piece_name(game, p)} is damaged", p.side, c.R_BATTLESHIP
+                )
+            )
     if lost:
         state = state.with_var("lost_total", int(state.var("lost_total", 0)) + lost)
     return state, tuple(evs)
@@ -405,8 +514,11 @@ def retreat_options(game: Game, state: GameState) -> tuple[str, ...]:
         if via in w.sea:
             if not any(not q.attrs.get("on") for q in enemy_units(game, state, via, power)):
                 out.add(via)
-        elif controller(state, via) and allied(game, controller(state, via), power) \
-                and not enemy_units(game, state, via, power):
+        elif (
+            controller(state, via)
+            and allied(game, controller(state, via), power)
+            and not enemy_units(game, state, via, power)
+        ):
             out.add(via)
     return tuple(sorted(out))
 
@@ -428,9 +540,17 @@ def retreat(game: Game, state: GameState, to: str | None = None) -> Outcome:
             if q.attrs.get("on") == p.id:
                 state = state.with_piece(replace(q, location=to))
         state = state.with_piece(replace(p, location=to))
-        evs.append(Event("move", f"{game.rules.piece_name(game, p)} retreats to {to}", power,
-                         c.R_STEP6))
-    return Outcome(state, tuple(evs)).then(done(game, state, f"The attack on {space} retreats"))
+        evs.append(
+            Event(
+                "move",
+                f"{game.rules.piece_name(game, p)} retreats to {space_name(game, to)}",
+                power,
+                c.R_STEP6,
+            )
+        )
+    return Outcome(state, tuple(evs)).then(
+        done(game, state, f"The attack on {space_name(game, space)} retreats")
+    )
 
 
 def done(game: Game, state: GameState, text: str) -> Outcome:
@@ -449,11 +569,13 @@ def finish(game: Game, state: GameState, result: str) -> Outcome:
     if result == c.STALEMATE:
         return retreat(game, state)
     if result != c.ATTACKER_WINS or space not in world(game).land:
-        return done(game, state, f"Battle in {space} ends: {result}")
+        return done(game, state, f"Battle in {space_name(game, space)} ends: {result}")
     if not any(stats(game, p).land for p in attackers(game, state, space, power)):
-        return done(game, state, f"Battle in {space}: no land unit survives to take it")
+        return done(
+            game, state, f"Battle in {space_name(game, space)}: no land unit survives to take it"
+        )
     cap = capture(game, state, space, power)
-    return cap.then(done(game, cap.state, f"Battle in {space} won"))
+    return cap.then(done(game, cap.state, f"Battle in {space_name(game, space)} won"))
 
 
 def capture(game: Game, state: GameState, space: str, power: str) -> Outcome:
@@ -463,25 +585,48 @@ def capture(game: Game, state: GameState, space: str, power: str) -> Outcome:
     owner = power
     orig = w.original.get(space, "")
     evs = []
-    if orig and orig != power and allied(game, orig, power) and orig != "china" \
-            and capital_held(game, state, orig):
+    if (
+        orig
+        and orig != power
+        and allied(game, orig, power)
+        and orig != "china"
+        and capital_held(game, state, orig)
+    ):
         owner = orig
-        evs.append(Event("combat", f"{space} is liberated for "
-                         f"{game.definition.side(orig).name}", power, R_LIBERATE))
+        evs.append(
+            Event(
+                "combat",
+                f"{space_name(game, space)} is liberated for {game.definition.side(orig).name}",
+                power,
+                R_LIBERATE,
+            )
+        )
     if space == "kwangtung" and power == "china":
         owner = "uk" if capital_held(game, state, "uk") else "china"
     if loser and allied(game, loser, owner):
         return Outcome(state, tuple(evs))
     state = set_control(state, space, owner)
     state = state.with_var("captured", tuple(state.var("captured", ())) + (space,))
-    evs.append(Event("combat", f"{game.definition.side(power).name} captures {space}", power,
-                     R_CAPTURE))
+    evs.append(
+        Event(
+            "combat",
+            f"{game.definition.side(power).name} captures {space_name(game, space)}",
+            power,
+            R_CAPTURE,
+        )
+    )
     if loser and w.capital.get(loser) == space:
         loot = ipcs(state, loser)
         state = with_ipcs(with_ipcs(state, power, ipcs(state, power) + loot), loser, 0)
-        evs.append(Event("combat", f"{game.definition.side(power).name} captures the capital "
-                         f"of {game.definition.side(loser).name} and takes {loot} IPCs", power,
-                         R_CAPITAL))
+        evs.append(
+            Event(
+                "combat",
+                f"{game.definition.side(power).name} captures the capital "
+                f"of {game.definition.side(loser).name} and takes {loot} IPCs",
+                power,
+                R_CAPITAL,
+            )
+        )
     for p in state.pieces_at(space):
         s = stats(game, p)
         if (s.factory or s.aa) and not allied(game, p.side, power):

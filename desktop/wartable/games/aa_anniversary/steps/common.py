@@ -39,6 +39,7 @@ class World:
     neighbors: FrozenMap[str, tuple[str, ...]]
     canals: tuple[tuple[frozenset[str], tuple[str, ...]], ...]  # (sea zone pair, controllers)
     alliance: dict[str, str]  # power -> "axis" | "allies" (a dict: read very often)
+    names: FrozenMap[str, str]  # space id -> the board's name, for the log
 
 
 _WORLDS: dict[int, World] = {}
@@ -68,8 +69,15 @@ def world(game: Game) -> World:
             canals=tuple((frozenset(c["sea_zones"]), tuple(c["controlled_by"]))
                          for c in t["canals"].values()),
             alliance=alliance,
+            names=FrozenMap({s: str(v.get("name", s)) for s, v in spaces.items()}),
         )
     return _WORLDS[key]
+
+
+def space_name(game: Game, space: object) -> str:
+    """The board's name of a space ("Kazakh S.S.R."), as players read it in the log; any
+    other value as itself (an illegal action may name no space at all)."""
+    return world(game).names.get(space, str(space)) if isinstance(space, str) else repr(space)
 
 
 def stats(game: Game, piece: Piece) -> UnitStats:

@@ -23,6 +23,7 @@ from wartable.games.aa_anniversary.steps.common import (
     MOBILIZATION,
     controller,
     enemy_units,
+    space_name,
     stats,
     world,
 )
@@ -34,10 +35,18 @@ R_CHINA = "China Rules (pg. 10)"
 
 def factories(game: Game, state: GameState, power: str) -> tuple[str, ...]:
     captured = set(state.var("captured", ()))
-    return tuple(sorted({p.location for p in state.pieces.values()
-                         if p.side == power and stats(game, p).factory
-                         and controller(state, p.location) == power
-                         and p.location not in captured}))
+    return tuple(
+        sorted(
+            {
+                p.location
+                for p in state.pieces.values()
+                if p.side == power
+                and stats(game, p).factory
+                and controller(state, p.location) == power
+                and p.location not in captured
+            }
+        )
+    )
 
 
 def room(game: Game, state: GameState, space: str) -> int:
@@ -52,15 +61,22 @@ def destinations(game: Game, state: GameState, piece: Piece) -> dict[str, str]:
     out: dict[str, str] = {}
     if power == "china":
         for sp, o in w.original.items():
-            if o == "china" and controller(state, sp) == "china" and sum(
-                    1 for p in state.pieces_at(sp) if p.side == "china") < 3:
+            if (
+                o == "china"
+                and controller(state, sp) == "china"
+                and sum(1 for p in state.pieces_at(sp) if p.side == "china") < 3
+            ):
                 out[sp] = sp
         return out
     captured = set(state.var("captured", ()))
     if s.factory:
         for sp in w.land:
-            if controller(state, sp) == power and w.ipc.get(sp, 0) >= 1 and sp not in captured \
-                    and not any(stats(game, p).factory for p in state.pieces_at(sp)):
+            if (
+                controller(state, sp) == power
+                and w.ipc.get(sp, 0) >= 1
+                and sp not in captured
+                and not any(stats(game, p).factory for p in state.pieces_at(sp))
+            ):
                 out[sp] = sp
         return out
     for f in factories(game, state, power):
@@ -97,11 +113,22 @@ def place(game: Game, state: GameState, power: str, action: Action) -> Outcome:
         raise IllegalAction(f"{pid} is not one of your new units [{R_MOBILIZE}].")
     dests = destinations(game, state, p)
     if not isinstance(to, str) or to not in dests:
-        raise IllegalAction(f"{game.rules.piece_name(game, p)} cannot be mobilized in {to} "
-                            f"[{R_CHINA if power == 'china' else R_MOBILIZE}].")
+        raise IllegalAction(
+            f"{game.rules.piece_name(game, p)} cannot be mobilized in {space_name(game, to)} "
+            f"[{R_CHINA if power == 'china' else R_MOBILIZE}]."
+        )
     if not stats(game, p).factory and power != "china":
         placed = state.var("placed", FrozenMap())
         state = state.with_var("placed", placed.set(dests[to], int(placed.get(dests[to], 0)) + 1))
     state = state.with_piece(replace(p, location=to, attrs=p.attrs.remove("new")))
-    return Outcome(state, (Event("move", f"{game.rules.piece_name(game, p)} mobilized in {to}",
-                                 power, R_MOBILIZE),))
+    return Outcome(
+        state,
+        (
+            Event(
+                "move",
+                f"{game.rules.piece_name(game, p)} mobilized in {space_name(game, to)}",
+                power,
+                R_MOBILIZE,
+            ),
+        ),
+    )

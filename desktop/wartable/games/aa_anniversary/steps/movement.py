@@ -41,6 +41,7 @@ from wartable.games.aa_anniversary.steps.common import (
     enemy_units,
     friendly_space,
     set_control,
+    space_name,
     stats,
     world,
 )
@@ -87,14 +88,17 @@ def china_may_enter(game: Game, space: str) -> bool:
 
 
 def cargo(state: GameState, transport: Piece) -> tuple[Piece, ...]:
-    return tuple(p for p in state.pieces_at(transport.location)
-                 if p.attrs.get("on") == transport.id)
+    return tuple(
+        p for p in state.pieces_at(transport.location) if p.attrs.get("on") == transport.id
+    )
 
 
 def transport_room(game: Game, state: GameState, transport: Piece) -> int:
     cap = int(game.definition.unit_types[transport.type].extra.get("transport_capacity", 0))
-    used = sum(int(game.definition.unit_types[p.type].extra.get("transport_cost", 0))
-               for p in cargo(state, transport))
+    used = sum(
+        int(game.definition.unit_types[p.type].extra.get("transport_cost", 0))
+        for p in cargo(state, transport)
+    )
     return cap - used
 
 
@@ -104,8 +108,12 @@ def transport_for(game: Game, state: GameState, piece: Piece, sea: str) -> Piece
     if need <= 0 or piece.side == "china":
         return None
     for t in sorted(state.pieces_at(sea), key=lambda x: x.id):
-        if t.side == piece.side and stats(game, t).transport and not t.attrs.get("unloaded") \
-                and transport_room(game, state, t) >= need:
+        if (
+            t.side == piece.side
+            and stats(game, t).transport
+            and not t.attrs.get("unloaded")
+            and transport_room(game, state, t) >= need
+        ):
             return t
     return None
 
@@ -135,11 +143,16 @@ def move_costs(game: Game, state: GameState, piece: Piece, combat: bool) -> dict
     if piece.attrs.get("on"):
         if enemy_units(game, state, piece.location, power):
             return {}
-        return {t: 0.0 for t in w.neighbors[piece.location]
-                if t in w.land and t not in w.neutral
-                and (combat or not hostile_land(game, state, t, power))}
+        return {
+            t: 0.0
+            for t in w.neighbors[piece.location]
+            if t in w.land
+            and t not in w.neutral
+            and (combat or not hostile_land(game, state, t, power))
+        }
     budget = float(game.definition.unit_types[piece.type].movement) - float(
-        piece.attrs.get("mp", 0))
+        piece.attrs.get("mp", 0)
+    )
     if budget <= 0:
         return {}
 
@@ -147,6 +160,7 @@ def move_costs(game: Game, state: GameState, piece: Piece, combat: bool) -> dict
         return w.neighbors[loc]
 
     if s.air:
+
         def air_cost(a: str, b: str) -> float | None:
             return None if b in w.neutral else 1.0
 
@@ -166,6 +180,7 @@ def move_costs(game: Game, state: GameState, piece: Piece, combat: bool) -> dict
         return out
 
     if s.sea:
+
         def sea_cost(a: str, b: str) -> float | None:
             if b not in w.sea:
                 return None
@@ -217,8 +232,9 @@ def landing_distance(game: Game, state: GameState, power: str, unit: str) -> dic
         return cached
     w = world(game)
     dist: dict[str, float] = {}
-    frontier = [s for s in w.neighbors if s not in w.neutral
-                and air_may_end(game, state, s, power, unit)]
+    frontier = [
+        s for s in w.neighbors if s not in w.neutral and air_may_end(game, state, s, power, unit)
+    ]
     for s in frontier:
         dist[s] = 0.0
     d = 0.0
@@ -246,9 +262,11 @@ def air_may_end(game: Game, state: GameState, loc: str, power: str, unit: str) -
     """A friendly territory not captured this turn, or (fighters) a friendly carrier."""
     w = world(game)
     if loc in w.land:
-        return friendly_space(game, state, loc, power) \
-            and loc not in state.var("captured", ()) \
+        return (
+            friendly_space(game, state, loc, power)
+            and loc not in state.var("captured", ())
             and not enemy_units(game, state, loc, power)
+        )
     if unit != "fighter" or enemy_blocking_ships(game, state, loc, power):
         return False
     return carrier_room(game, state, loc, power) > 0
@@ -256,30 +274,44 @@ def air_may_end(game: Game, state: GameState, loc: str, power: str, unit: str) -
 
 def carrier_room(game: Game, state: GameState, loc: str, power: str) -> int:
     here = [p for p in state.pieces_at(loc) if allied(game, p.side, power)]
-    cap = sum(int(game.definition.unit_types[p.type].extra.get("carrier_capacity", 0))
-              for p in here)
+    cap = sum(
+        int(game.definition.unit_types[p.type].extra.get("carrier_capacity", 0)) for p in here
+    )
     return cap - sum(1 for p in here if p.type == "fighter")
 
 
-def prompt(game: Game, state: GameState, power: str, combat: bool, text: str,
-           rule: str) -> Prompt:
+def prompt(game: Game, state: GameState, power: str, combat: bool, text: str, rule: str) -> Prompt:
     moves: dict[str, tuple[str, ...]] = {}
     costs: dict[str, FrozenMap[str, float]] = {}
     cache: dict[tuple[object, ...], dict[str, float]] = {}
     for p in state.pieces.values():
         if p.side != power:
             continue
-        key = (p.type, p.location, p.attrs.get("mp", 0), p.attrs.get("cm"), p.attrs.get("nm"),
-               p.attrs.get("captured_aa"), p.attrs.get("on"), p.attrs.get("landed"),
-               p.attrs.get("unloaded"))
+        key = (
+            p.type,
+            p.location,
+            p.attrs.get("mp", 0),
+            p.attrs.get("cm"),
+            p.attrs.get("nm"),
+            p.attrs.get("captured_aa"),
+            p.attrs.get("on"),
+            p.attrs.get("landed"),
+            p.attrs.get("unloaded"),
+        )
         if key not in cache:
             cache[key] = move_costs(game, state, p, combat)
         mc = cache[key]
         if mc:
             moves[p.id] = tuple(sorted(mc))
             costs[p.id] = FrozenMap(mc)
-    return Prompt(power, text, rule, moves=FrozenMap(moves), costs=FrozenMap(costs),
-                  buttons=(end_step_button(),))
+    return Prompt(
+        power,
+        text,
+        rule,
+        moves=FrozenMap(moves),
+        costs=FrozenMap(costs),
+        buttons=(end_step_button(),),
+    )
 
 
 def move(game: Game, state: GameState, power: str, action: Action, combat: bool) -> Outcome:
@@ -295,29 +327,50 @@ def move(game: Game, state: GameState, power: str, action: Action, combat: bool)
         raise IllegalAction(f"{name} may not move now [{rule}].")
     mc = move_costs(game, state, p, combat)
     if not isinstance(to, str) or to not in mc:
-        raise IllegalAction(f"{name} cannot reach {to} in this phase [{rule}].")
-    events = [Event("move", f"{name} moves {p.location} → {to}", power, rule)]
+        raise IllegalAction(f"{name} cannot reach {space_name(game, to)} in this phase [{rule}].")
+    events = [
+        Event(
+            "move",
+            f"{name} moves {space_name(game, p.location)} → {space_name(game, to)}",
+            power,
+            rule,
+        )
+    ]
     # Blitzing: empty enemy territories on the armour's path are captured as it passes.
     if combat and stats(game, p).land:
         w = world(game)
         budget = float(game.definition.unit_types[p.type].movement) - float(p.attrs.get("mp", 0))
-        path = reachable(p.location, budget, lambda loc: w.neighbors[loc],
-                         lambda a, b: 1.0 if b in w.land and b not in w.neutral else None,
-                         ).path_to(to)
+        path = reachable(
+            p.location,
+            budget,
+            lambda loc: w.neighbors[loc],
+            lambda a, b: 1.0 if b in w.land and b not in w.neutral else None,
+        ).path_to(to)
         for loc in path[1:-1]:
             if hostile_land(game, state, loc, power) and not state.pieces_at(loc):
                 state = set_control(state, loc, power)
                 state = state.with_var("captured", tuple(state.var("captured", ())) + (loc,))
-                events.append(Event("combat", f"{name} blitzes through {loc}, captured",
-                                    power, R_BLITZ))
-    attrs = p.attrs.set("mp", float(p.attrs.get("mp", 0)) + mc[to]) \
-        .set("cm" if combat else "nm", True)
+                events.append(
+                    Event(
+                        "combat",
+                        f"{name} blitzes through {space_name(game, loc)}, captured",
+                        power,
+                        R_BLITZ,
+                    )
+                )
+    attrs = p.attrs.set("mp", float(p.attrs.get("mp", 0)) + mc[to]).set(
+        "cm" if combat else "nm", True
+    )
     if "origin" not in attrs:
         attrs = attrs.set("origin", p.location)
     w = world(game)
     # The space it entered the destination from: where an attack may retreat to (Step 6).
-    via = [n for n in w.neighbors[to] if n == p.location
-           or (mc.get(n, -1.0) == mc[to] - 1 and not hostile_land(game, state, n, power))]
+    via = [
+        n
+        for n in w.neighbors[to]
+        if n == p.location
+        or (mc.get(n, -1.0) == mc[to] - 1 and not hostile_land(game, state, n, power))
+    ]
     attrs = attrs.set("via", via[0]) if via else attrs
     if p.attrs.get("on"):  # unloading: the unit and its transport move no more
         t = state.pieces.get(str(p.attrs["on"]))
@@ -326,12 +379,19 @@ def move(game: Game, state: GameState, power: str, action: Action, combat: bool)
             attrs = attrs.set("amphibious", True)
         if t is not None:
             state = state.with_piece(t.with_attr("unloaded", True))
-        events[0] = Event("move", f"{name} unloads {p.location} → {to}", power, rule)
+        events[0] = Event(
+            "move",
+            f"{name} unloads {space_name(game, p.location)} → {space_name(game, to)}",
+            power,
+            rule,
+        )
     elif stats(game, p).land and to in w.sea:
         t = transport_for(game, state, p, to)
         assert t is not None  # move_costs offered `to` only with a transport there
         attrs = attrs.set("on", t.id)
-        events[0] = Event("move", f"{name} boards a transport in {to}", power, rule)
+        events[0] = Event(
+            "move", f"{name} boards a transport in {space_name(game, to)}", power, rule
+        )
     elif stats(game, p).transport:
         for cg in cargo(state, p):
             state = state.with_piece(replace(cg, location=to))
@@ -347,15 +407,25 @@ def land_aircraft(game: Game, state: GameState, power: str) -> Outcome:
         if p.side != power or not stats(game, p).air or p.location == MOBILIZATION:
             continue
         if p.location in world(game).sea:
-            ok = p.type == "fighter" and carrier_room(game, state, p.location, power) >= 0 \
+            ok = (
+                p.type == "fighter"
+                and carrier_room(game, state, p.location, power) >= 0
                 and not enemy_blocking_ships(game, state, p.location, power)
+            )
         else:
             ok = air_may_end(game, state, p.location, power, p.type)
         if not ok:
             state = state.without_piece(p.id)
             lost += 1
-            events.append(Event("combat", f"{game.rules.piece_name(game, p)} cannot land in "
-                                f"{p.location} and is lost", power, R_LANDING))
+            events.append(
+                Event(
+                    "combat",
+                    f"{game.rules.piece_name(game, p)} cannot land in "
+                    f"{space_name(game, p.location)} and is lost",
+                    power,
+                    R_LANDING,
+                )
+            )
     if lost:
         state = state.with_var("lost_total", int(state.var("lost_total", 0)) + lost)
     return Outcome(state, tuple(events))
