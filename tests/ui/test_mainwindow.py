@@ -295,3 +295,10 @@ def test_two_maps_in_tabs_with_each_sides_units(win: MainWindow, qtbot: QtBot) -
     soviet = {pid for pid, it in east.map_scene.piece_items.items() if pid.startswith("sov")}
     assert soviet and not any(pid.startswith("sov") for pid in west.map_scene.piece_items)
     assert win.map is east
+
+
+def test_the_start_screen_offers_the_default_game_first(win: MainWindow) -> None:
+    item = win.start.games.currentItem()
+    assert item is not None and item.text() == "Axis & Allies Anniversary Edition"
+    assert [win.start.scenario.itemData(i) for i in range(win.start.scenario.count())] == [
+        "1941", "1942"]

@@ -23,6 +23,9 @@ class GameModule:
 # Built-in games land here as their issues do (DESIGN.md, the games table).
 BUILTIN: tuple[str, ...] = ("wartable.games.aa_anniversary", "wartable.games.whatif1940")
 
+# The game the start screen offers first (the most complete one).
+DEFAULT_GAME = "aa_anniversary"
+
 _registered: dict[str, GameModule] = {}
 
 

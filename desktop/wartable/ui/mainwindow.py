@@ -29,6 +29,7 @@ from wartable import __version__
 from wartable.core.frozen import FrozenMap
 from wartable.engine.actions import DICE, END_STEP, FREE_MOVE, SET_DICE_MODE, Action, Button
 from wartable.engine.loop import deciding_side
+from wartable.games import registry
 from wartable.model.state import Piece
 from wartable.model.values import freeze
 from wartable.persistence import settings as settings_mod
@@ -120,7 +121,7 @@ class MainWindow(QMainWindow):
         self.client = EngineClient(self, autosave_enabled=autosave)
         self._wire()
         self.start.set_recent(self.settings.recent_files)
-        self.start.refresh_games(self.settings.last_game)
+        self.start.refresh_games(self.settings.last_game or registry.DEFAULT_GAME)
         self._show_start()
         if warning:
             self.start.show_notice(warning)
