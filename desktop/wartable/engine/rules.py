@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import weakref
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -125,16 +126,19 @@ class Rules:
         return f"{side} {name}"
 
 
-_LOCATIONS: dict[int, frozenset[str]] = {}
+# id(game) -> (a weak reference to that game, its locations). The reference guards against
+# Python reusing the id of a collected Game for a new one.
+_LOCATIONS: dict[int, tuple[weakref.ref[Game], frozenset[str]]] = {}
 
 
 def _locations(game: Game) -> frozenset[str]:
     """Every location id of the game's maps, boxes included (cached per Game)."""
-    key = id(game)
-    if key not in _LOCATIONS:
-        locs: set[str] = set()
-        for m in game.maps.values():
-            locs.update(m.location_ids())
-            locs.update(f"box:{b.id}" for b in m.boxes)
-        _LOCATIONS[key] = frozenset(locs)
-    return _LOCATIONS[key]
+    hit = _LOCATIONS.get(id(game))
+    if hit is not None and hit[0]() is game:
+        return hit[1]
+    locs: set[str] = set()
+    for m in game.maps.values():
+        locs.update(m.location_ids())
+        locs.update(f"box:{b.id}" for b in m.boxes)
+    _LOCATIONS[id(game)] = (weakref.ref(game), frozenset(locs))
+    return frozenset(locs)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
-from PySide6.QtCore import QByteArray, Qt
+from PySide6.QtCore import QByteArray, Qt, QTimer
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (
     QDockWidget,
@@ -30,6 +30,7 @@ from wartable.core.frozen import FrozenMap
 from wartable.engine.actions import DICE, END_STEP, FREE_MOVE, SET_DICE_MODE, Action, Button
 from wartable.engine.loop import deciding_side
 from wartable.games import registry
+from wartable.maps.model import HexMap
 from wartable.model.state import Piece
 from wartable.model.values import freeze
 from wartable.persistence import settings as settings_mod
@@ -37,6 +38,7 @@ from wartable.persistence.locations import saves_dir
 from wartable.ui.curtain import Curtain
 from wartable.ui.dicedisplay import DiceDisplay
 from wartable.ui.logpanel import LogPanel
+from wartable.ui.mapeditor import MapEditor
 from wartable.ui.mapview import ZOOM_PRESETS, MapView, OverviewMap, StackInspector
 from wartable.ui.printdialog import PrintDialog
 from wartable.ui.sidepanel import SidePanel
@@ -103,7 +105,24 @@ class MainWindow(QMainWindow):
             "Stack", self.inspector, Qt.DockWidgetArea.RightDockWidgetArea
         )
         self.log_dock = self._dock("Log", self.log, Qt.DockWidgetArea.BottomDockWidgetArea)
+        # The map editor (owners' corrections to terrain, hexsides, names): hidden until
+        # chosen in the View menu; while shown it takes the mouse on the current map.
+        self.map_editor = MapEditor()
+        editor_scroll = QScrollArea()  # its tools scroll rather than stretch the window
+        editor_scroll.setWidget(self.map_editor)
+        editor_scroll.setWidgetResizable(True)
+        editor_scroll.setFrameShape(QFrame.Shape.NoFrame)
+        self.map_editor_dock = self._dock(
+            "Map editor", editor_scroll, Qt.DockWidgetArea.RightDockWidgetArea
+        )
         self.tabifyDockWidget(self.overview_dock, self.inspector_dock)
+        # A tab beside the overview and the stack: it must not push the window taller.
+        self.tabifyDockWidget(self.overview_dock, self.map_editor_dock)
+        self.map_editor_dock.hide()
+        self.map_editor_dock.visibilityChanged.connect(self._map_editor_shown)
+        # Turning it on in the View menu brings its tab to the front.
+        self.map_editor_dock.toggleViewAction().toggled.connect(
+            lambda on: self.show_map_editor() if on else None)
         self.overview_dock.raise_()
 
         self.hover = QLabel()
@@ -203,7 +222,8 @@ class MainWindow(QMainWindow):
         self.act_palette.setCheckable(True)
         self.act_palette.setChecked(self.settings.palette == "colourblind")
         m.addSeparator()
-        for d in (self.side_dock, self.log_dock, self.overview_dock, self.inspector_dock):
+        for d in (self.side_dock, self.log_dock, self.overview_dock, self.inspector_dock,
+                  self.map_editor_dock):
             m.addAction(d.toggleViewAction())
 
         m = mb.addMenu("&Game")
@@ -406,6 +426,8 @@ class MainWindow(QMainWindow):
             self.map_tabs.setTabText(i, board.title)
             self.view_locations[i] = frozenset(board.location_ids()) | {
                 f"box:{b.id}" for b in board.boxes}
+        if self.map_editor_dock.isVisible():
+            QTimer.singleShot(0, self._map_editor_shown)
 
     def _focus_tab(self, snap: Snapshot) -> None:
         """Show the map where the side to act has something to move, unless the current
@@ -421,9 +443,27 @@ class MainWindow(QMainWindow):
                 self.map_tabs.setCurrentIndex(i)
                 return
 
+    def show_map_editor(self) -> None:
+        self.map_editor_dock.show()
+        self.map_editor_dock.raise_()
+        self._map_editor_shown(True)
+
+    def _map_editor_shown(self, visible: bool = True) -> None:
+        """Attach the editor to the current map (hex maps only) while its dock is shown."""
+        v = self.map
+        editable = visible and isinstance(v.board, HexMap) and self.snapshot is not None
+        if editable:
+            self.map_editor_dock.raise_()
+            assert self.snapshot is not None
+            self.map_editor.attach(v, v.board, self.snapshot.session.game.definition)
+        self.map_editor.set_active(editable)
+
     def _tab_changed(self, index: int) -> None:
         if 0 <= index < self.overviews.count():
             self.overviews.setCurrentIndex(index)
+            if self.map_editor_dock.isVisible():
+                self.map_editor.set_active(False)
+                self._map_editor_shown(True)
             self.zoom_label.setText(f"{self.map.zoom_percent():.0f} %")
 
     # --- hotseat: seats, curtain, views -------------------------------------------

@@ -17,7 +17,14 @@ from wartable.core.errors import IllegalAction
 from wartable.core.frozen import FrozenMap
 from wartable.engine.actions import Action, Event, Outcome, Prompt
 from wartable.engine.rules import Game, Rules
-from wartable.games.aa_anniversary.steps import battle, income, mobilize, movement, purchase
+from wartable.games.aa_anniversary.steps import (
+    battle,
+    income,
+    mobilize,
+    movement,
+    objectives,
+    purchase,
+)
 from wartable.games.aa_anniversary.steps.common import (
     MOBILIZATION,
     capital_held,
@@ -36,6 +43,7 @@ class AARules(Rules):
     # --- setup and sequence ----------------------------------------------------------
     def setup(self, game: Game, state: GameState) -> GameState:
         """Setup (pg. 8): each power's starting IPCs; control comes from scenario vars."""
+        objectives.all_objectives(game)  # a bad objectives table fails here, not mid-game
         start = state.var("starting_ipcs", FrozenMap())
         state = state.with_var("ipcs", FrozenMap({s: int(start.get(s, 0))
                                                   for s in game.definition.side_ids}))

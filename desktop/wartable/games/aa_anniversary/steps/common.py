@@ -12,6 +12,7 @@ new (bought, waiting in the mobilization zone).
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -42,36 +43,40 @@ class World:
     names: FrozenMap[str, str]  # space id -> the board's name, for the log
 
 
-_WORLDS: dict[int, World] = {}
+# id(game) -> (a weak reference to the game, its World): the reference guards against a
+# collected Game's id being reused by a new one.
+_WORLDS: dict[int, tuple[weakref.ref[Game], World]] = {}
 
 
 def world(game: Game) -> World:
     key = id(game)
-    if key not in _WORLDS:
-        t = game.definition.tables
-        spaces: Mapping[str, Any] = t["spaces"]
-        nb: dict[str, list[str]] = {s: [] for s in spaces}
-        for a, b in t["adjacency"]:
-            nb[a].append(b)
-            nb[b].append(a)
-        alliance = {p: a for a, ps in t["alliances"].items() for p in ps}
-        _WORLDS[key] = World(
-            catalog=Catalog.from_unit_types(game.definition.unit_types),
-            sea=frozenset(s for s, v in spaces.items() if v["sea"]),
-            land=frozenset(s for s, v in spaces.items() if not v["sea"]),
-            neutral=frozenset(s for s, v in spaces.items() if v.get("neutral", False)),
-            ipc=FrozenMap({s: int(v.get("ipc", 0)) for s, v in spaces.items()}),
-            victory=frozenset(s for s, v in spaces.items() if v.get("victory_city")),
-            capital=FrozenMap({v["capital_of"]: s for s, v in spaces.items()
-                                if v.get("capital_of")}),
-            original=FrozenMap({s: str(v.get("original_owner", "")) for s, v in spaces.items()}),
-            neighbors=FrozenMap({s: tuple(sorted(v)) for s, v in nb.items()}),
-            canals=tuple((frozenset(c["sea_zones"]), tuple(c["controlled_by"]))
-                         for c in t["canals"].values()),
-            alliance=alliance,
-            names=FrozenMap({s: str(v.get("name", s)) for s, v in spaces.items()}),
-        )
-    return _WORLDS[key]
+    hit = _WORLDS.get(key)
+    if hit is not None and hit[0]() is game:
+        return hit[1]
+    t = game.definition.tables
+    spaces: Mapping[str, Any] = t["spaces"]
+    nb: dict[str, list[str]] = {s: [] for s in spaces}
+    for a, b in t["adjacency"]:
+        nb[a].append(b)
+        nb[b].append(a)
+    alliance = {p: a for a, ps in t["alliances"].items() for p in ps}
+    _WORLDS[key] = (weakref.ref(game), World(
+        catalog=Catalog.from_unit_types(game.definition.unit_types),
+        sea=frozenset(s for s, v in spaces.items() if v["sea"]),
+        land=frozenset(s for s, v in spaces.items() if not v["sea"]),
+        neutral=frozenset(s for s, v in spaces.items() if v.get("neutral", False)),
+        ipc=FrozenMap({s: int(v.get("ipc", 0)) for s, v in spaces.items()}),
+        victory=frozenset(s for s, v in spaces.items() if v.get("victory_city")),
+        capital=FrozenMap({v["capital_of"]: s for s, v in spaces.items()
+                            if v.get("capital_of")}),
+        original=FrozenMap({s: str(v.get("original_owner", "")) for s, v in spaces.items()}),
+        neighbors=FrozenMap({s: tuple(sorted(v)) for s, v in nb.items()}),
+        canals=tuple((frozenset(c["sea_zones"]), tuple(c["controlled_by"]))
+                     for c in t["canals"].values()),
+        alliance=alliance,
+        names=FrozenMap({s: str(v.get("name", s)) for s, v in spaces.items()}),
+    ))
+    return _WORLDS[key][1]
 
 
 def space_name(game: Game, space: object) -> str:

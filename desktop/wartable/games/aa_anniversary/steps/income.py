@@ -6,6 +6,7 @@ from dataclasses import replace
 
 from wartable.engine.actions import Event, Outcome
 from wartable.engine.rules import Game
+from wartable.games.aa_anniversary.steps import objectives
 from wartable.games.aa_anniversary.steps.common import controller, ipcs, with_ipcs, world
 from wartable.model.state import GameState
 
@@ -21,11 +22,14 @@ def production(game: Game, state: GameState, power: str) -> int:
 
 
 def collect(game: Game, state: GameState, power: str) -> Outcome:
+    """The production level, then the bonus of each met national objective (if the option
+    is on; steps/objectives.py)."""
     n = production(game, state, power)
     state = with_ipcs(state, power, ipcs(state, power) + n)
     return Outcome(state, (Event("income", f"{game.definition.side(power).name} collects {n} "
                                  f"IPCs ({ipcs(state, power)} in the treasury)", power,
-                                 R_INCOME),), auto_end=True)
+                                 R_INCOME),)).then(
+        replace(objectives.collect_bonus(game, state, power), auto_end=True))
 
 
 def victory_cities(game: Game, state: GameState, alliance: str) -> int:
