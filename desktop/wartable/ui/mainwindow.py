@@ -35,6 +35,8 @@ from wartable.model.state import Piece
 from wartable.model.values import freeze
 from wartable.persistence import settings as settings_mod
 from wartable.persistence.locations import saves_dir
+from wartable.ui.aapanels import GAME_ID as AA_GAME_ID
+from wartable.ui.aapanels import BattleCalculatorDialog, ObjectivesPanel
 from wartable.ui.curtain import Curtain
 from wartable.ui.dicedisplay import DiceDisplay
 from wartable.ui.logpanel import LogPanel
@@ -116,6 +118,12 @@ class MainWindow(QMainWindow):
             "Map editor", editor_scroll, Qt.DockWidgetArea.RightDockWidgetArea
         )
         self.tabifyDockWidget(self.overview_dock, self.inspector_dock)
+        # Axis & Allies: income, national objectives and victory cities (shown for that game).
+        self.aa_objectives = ObjectivesPanel()
+        self.aa_objectives_dock = self._dock(
+            "Income & objectives", self.aa_objectives, Qt.DockWidgetArea.RightDockWidgetArea)
+        self.tabifyDockWidget(self.overview_dock, self.aa_objectives_dock)
+        self.aa_objectives_dock.hide()
         # A tab beside the overview and the stack: it must not push the window taller.
         self.tabifyDockWidget(self.overview_dock, self.map_editor_dock)
         self.map_editor_dock.hide()
@@ -223,11 +231,13 @@ class MainWindow(QMainWindow):
         self.act_palette.setChecked(self.settings.palette == "colourblind")
         m.addSeparator()
         for d in (self.side_dock, self.log_dock, self.overview_dock, self.inspector_dock,
-                  self.map_editor_dock):
+                  self.map_editor_dock, self.aa_objectives_dock):
             m.addAction(d.toggleViewAction())
 
         m = mb.addMenu("&Game")
         self.act_end = self._act(m, "&End Step", self.end_step, "Ctrl+Return", "actEndStep")
+        self.act_battle_calc = self._act(m, "&Battle Calculator…", self.battle_calculator,
+                                         "Ctrl+B", "actBattleCalc")
         self.act_physical = self._act(m, "&Physical Dice (type each roll)",
                                       self.toggle_physical_dice, None, "actPhysicalDice")
         self.act_physical.setCheckable(True)
@@ -358,6 +368,7 @@ class MainWindow(QMainWindow):
         key = (game.definition.id, snap.session.scenario)
         if key != self._board_key:
             self._set_boards(snap)
+            self.aa_objectives_dock.setVisible(game.definition.id == AA_GAME_ID)
             self.log.set_definition(game.definition)
             self._board_key = key
         new_board = self.stack.currentWidget() is not self.map_tabs or first
@@ -382,6 +393,8 @@ class MainWindow(QMainWindow):
             viewer = self._viewer_sides(snap)
             self.dice_display.show_events([e for e in snap.new_events if e.visible_to(viewer)])
         self.act_physical.setChecked(snap.session.state.dice_mode == "physical")
+        if game.definition.id == AA_GAME_ID:
+            self.aa_objectives.show_state(snap.session)
         if snap.path is not None and not snap.dirty:
             self.settings = settings_mod.add_recent(self.settings, str(snap.path))
             self.start.set_recent(self.settings.recent_files)
@@ -442,6 +455,19 @@ class MainWindow(QMainWindow):
             if any(loc in locs for loc in where):
                 self.map_tabs.setCurrentIndex(i)
                 return
+
+    def battle_calculator(self) -> BattleCalculatorDialog | None:
+        """Game > Battle Calculator (Axis & Allies): exact odds, filled from the selected
+        stack's space when there is one, computed on the analysis thread."""
+        snap = self.snapshot
+        if snap is None or snap.session.game.definition.id != AA_GAME_ID:
+            return None
+        dlg = BattleCalculatorDialog(self.client, snap.session.game.definition, self)
+        dlg.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        if getattr(self.inspector, "location", ""):
+            dlg.set_battle(snap.session, self.inspector.location)
+        dlg.show()
+        return dlg
 
     def show_map_editor(self) -> None:
         self.map_editor_dock.show()
@@ -572,6 +598,8 @@ class MainWindow(QMainWindow):
         for a in (self.act_save, self.act_save_as, self.act_end, self.act_print, self.act_charts,
                   self.act_position, self.act_export):
             a.setEnabled(has)
+        self.act_battle_calc.setEnabled(
+            snap is not None and snap.session.game.definition.id == AA_GAME_ID)
         ul = snap.undo_label if snap else None
         rl = snap.redo_label if snap else None
         self.act_undo.setEnabled(ul is not None)
