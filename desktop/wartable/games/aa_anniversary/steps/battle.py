@@ -23,6 +23,7 @@ Not modelled: the choice to submerge instead (subs always strike when they may).
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 from wartable.core.errors import IllegalAction
 from wartable.core.frozen import FrozenMap
@@ -192,19 +193,19 @@ def next_round(game: Game, state: GameState) -> Outcome:
         ),
     )
     if plan.attacker_strikes or plan.defender_strikes:
-        ga, gd = _strike_groups(game, state)
-        n = sum(g.count for g in ga) + sum(g.count for g in gd)
-        return roll_then(
-            game,
-            state,
-            count=n,
-            sides=6,
-            purpose=f"Submarine Surprise Strike in {space_name(game, space)}",
-            side=power,
-            resume="strike",
-            rule=c.R_STEP2,
-        )
+        return _roll_groups(game, state, _strike_groups(game, state), "Submarine Surprise Strike",
+                            "strike", c.R_STEP2)
     return fire(game, state)
+
+
+def _roll_groups(game: Game, state: GameState, groups: Any, what: str, resume: str,
+                 rule: str) -> Outcome:
+    """Both sides' dice for this step of the battle, rolled together (General Combat)."""
+    ga, gd = groups
+    space = str(state.var("battle"))
+    return roll_then(game, state, count=sum(g.count for g in (*ga, *gd)), sides=6,
+                     purpose=f"{what} in {space_name(game, space)}", side=state.active_side,
+                     resume=resume, rule=rule)
 
 
 def _plan(state: GameState) -> c.RoundPlan:
@@ -243,18 +244,8 @@ def fire(game: Game, state: GameState) -> Outcome:
     space, power = str(state.var("battle")), state.active_side
     if not attackers(game, state, space, power) or not defenders(game, state, space, power):
         return after_round(game, state)
-    ga, gd = _fire_groups(game, state)
-    n = sum(g.count for g in ga) + sum(g.count for g in gd)
-    return roll_then(
-        game,
-        state,
-        count=n,
-        sides=6,
-        purpose=f"Combat round in {space_name(game, space)}",
-        side=power,
-        resume="round",
-        rule=c.R_GENERAL,
-    )
+    return _roll_groups(game, state, _fire_groups(game, state), "Combat round", "round",
+                        c.R_GENERAL)
 
 
 def resume(game: Game, state: GameState, kind: str, dice: tuple[int, ...]) -> Outcome:
