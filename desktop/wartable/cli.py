@@ -166,6 +166,8 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
     from wartable.persistence.gamedata import load_game
 
     game = load_game(args.game)
+    if args.bot:
+        return _bot_selfplay(game, args)
     first = game.definition.scenarios[args.scenario].first_turn if \
         args.scenario in game.definition.scenarios else 1
     results = []
@@ -202,6 +204,32 @@ def cmd_battle_calc(args: argparse.Namespace) -> int:
     print(battle_calc_text(args.attack, args.defend, args.json, d.unit_types,
                            bombard=args.bombard, attacker_order=args.attacker_order,
                            defender_order=args.defender_order, max_rounds=args.rounds))
+    return 0
+
+
+BOT_DEFAULT_ROUNDS = 6  # Axis & Allies has no turn limit; a bot match stops here unless told
+
+
+def _bot_selfplay(game: Any, args: argparse.Namespace) -> int:
+    """Bot against bot or random play; games stopped by --rounds are scored by the victory
+    conditions, then victory cities held, then income (issue 7)."""
+    if args.game != "aa_anniversary":
+        raise WartableError(f"--bot is available for aa_anniversary only, not {args.game!r}")
+    if args.scenario not in game.definition.scenarios:
+        raise WartableError(f"no scenario {args.scenario!r}; this game has "
+                            f"{', '.join(game.definition.scenarios)}")
+    from wartable.games.aa_anniversary.bot import bot_selfplay
+
+    rounds = args.rounds or BOT_DEFAULT_ROUNDS
+    rep = bot_selfplay(game, args.scenario, args.bot, args.vs, args.games, rounds, args.seed)
+    if args.json:
+        print(json.dumps(rep, indent=1))
+        return 0
+    for r in rep["results"]:
+        print(f"seed {r['seed']}: {args.bot} as {r['bot_alliance']}: winner {r['winner']} "
+              f"(turn {r['turn']}, {r['actions']} actions)")
+    print(f"{rep['games']} games of {rounds} rounds, {args.bot} vs {args.vs}: "
+          f"win rate {rep['win_rate']:.2f}")
     return 0
 
 
@@ -281,6 +309,10 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--games", type=int, default=1)
     sp.add_argument("--max-actions", type=int, default=20_000)
     sp.add_argument("--json", action="store_true")
+    sp.add_argument("--bot", choices=("fast", "random"), help="a bot plays one alliance "
+                    "(aa_anniversary), switching sides every game")
+    sp.add_argument("--vs", choices=("fast", "random"), default="random",
+                    help="what plays the other alliance (default random)")
     sp.set_defaults(func=cmd_selfplay)
     # Heavy command groups (shapely, Pillow) load only when used, so `wartable`,
     # `--version` and the GUI start without them: a stub forwards to the real parser.

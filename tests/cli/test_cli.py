@@ -203,3 +203,15 @@ def test_battle_calc_unknown_unit_is_one_line(home: Path) -> None:
     r = run("battle-calc", "--attack", "tank=2", "--defend", "infantry=1", home=home)
     assert r.returncode == 1 and r.stderr.count("\n") == 1
     assert "Did you mean 'armour' (Tank)?" in r.stderr
+
+
+def test_selfplay_bot_against_random_reports_a_win_rate(home: Path) -> None:
+    r = run("selfplay", "aa_anniversary", "1941", "--bot", "fast", "--vs", "random",
+            "--games", "2", "--rounds", "2", "--json", home=home, timeout=300)
+    assert r.returncode == 0, r.stderr
+    data = json.loads(r.stdout)
+    assert data["games"] == 2 and 0.0 <= data["win_rate"] <= 1.0
+    r = run("selfplay", "skirmish", "meeting", "--bot", "fast", home=home)
+    assert r.returncode == 1
+    assert r.stderr == ("wartable: error: --bot is available for aa_anniversary only, "
+                        "not 'skirmish'\n")
