@@ -5,17 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 from pytestqt.qtbot import QtBot
-
-from wartable.ui.mainwindow import MainWindow
-from wartable.worker.commands import NewGame
+from uihelpers import open_game
 
 
 def test_print_setup_preview_then_save(qtbot: QtBot, tmp_path: Path) -> None:
-    win = MainWindow(autosave=False, confirm_close=False)
-    qtbot.addWidget(win)
-    win.show()
-    with qtbot.waitSignal(win.client.snapshotReady, timeout=10000):
-        win.client.send(NewGame("skirmish", "meeting"))
+    win = open_game(qtbot, "skirmish", "meeting")
     dlg = win.print_dialog("setup")
     assert dlg is not None
     qtbot.waitUntil(lambda: getattr(dlg, "page_count", 0) > 0, timeout=60000)
@@ -34,11 +28,7 @@ def test_print_setup_preview_then_save(qtbot: QtBot, tmp_path: Path) -> None:
 
 
 def test_cancel_a_map_export(qtbot: QtBot, tmp_path: Path) -> None:
-    win = MainWindow(autosave=False, confirm_close=False)
-    qtbot.addWidget(win)
-    win.show()
-    with qtbot.waitSignal(win.client.snapshotReady, timeout=10000):
-        win.client.send(NewGame("skirmish", "meeting"))
+    win = open_game(qtbot, "skirmish", "meeting")
     dlg = win.print_dialog("map")
     assert dlg is not None
     qtbot.waitUntil(lambda: dlg._request is None, timeout=60000)

@@ -25,3 +25,13 @@ def select_game(start_screen: object, game_id: str) -> None:
             games.setCurrentRow(i)
             return
     raise AssertionError(f"{game_id} is not on the start screen")
+
+
+def open_game(qtbot: QtBot, game_id: str, scenario: str) -> MainWindow:
+    """A window with a new game of `game_id` open (started through the worker)."""
+    from wartable.worker.commands import NewGame
+
+    w = open_window(qtbot)
+    with qtbot.waitSignal(w.client.snapshotReady, timeout=20000):
+        w.client.send(NewGame(game_id, scenario))
+    return w

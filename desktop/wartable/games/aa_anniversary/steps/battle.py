@@ -213,13 +213,17 @@ def _plan(state: GameState) -> c.RoundPlan:
     return c.RoundPlan(bool(a), bool(d), bool(aa), bool(da))
 
 
+def _sides(game: Game, state: GameState) -> tuple[c.Force, c.Force, c.Catalog, c.RoundPlan]:
+    """The battle's attacking and defending forces now, the catalog, and the round's plan."""
+    space, power = str(state.var("battle")), state.active_side
+    return (force(attackers(game, state, space, power)),
+            force(defenders(game, state, space, power)), world(game).catalog, _plan(state))
+
+
 def _strike_groups(
     game: Game, state: GameState
 ) -> tuple[tuple[c.FireGroup, ...], tuple[c.FireGroup, ...]]:
-    space, power, cat = str(state.var("battle")), state.active_side, world(game).catalog
-    plan = _plan(state)
-    att = force(attackers(game, state, space, power))
-    dfn = force(defenders(game, state, space, power))
+    att, dfn, cat, plan = _sides(game, state)
     ga = c.strike_groups(att, c.ATTACK, cat) if plan.attacker_strikes else ()
     gd = c.strike_groups(dfn, c.DEFENSE, cat) if plan.defender_strikes else ()
     return ga, gd
@@ -228,10 +232,7 @@ def _strike_groups(
 def _fire_groups(
     game: Game, state: GameState
 ) -> tuple[tuple[c.FireGroup, ...], tuple[c.FireGroup, ...]]:
-    space, power, cat = str(state.var("battle")), state.active_side, world(game).catalog
-    plan = _plan(state)
-    att = force(attackers(game, state, space, power))
-    dfn = force(defenders(game, state, space, power))
+    att, dfn, cat, plan = _sides(game, state)
     return (
         c.fire_groups(att, c.ATTACK, cat, skip_subs=plan.attacker_strikes),
         c.fire_groups(dfn, c.DEFENSE, cat, skip_subs=plan.defender_strikes),
