@@ -80,3 +80,8 @@ A_DONE = "done"  # finished moving this phase [10.2, 10.5]
 A_MOVED = "moved"  # the UI dims moved counters
 A_STEP = "step"  # 2 = reduced [2.11]
 A_UNTRIED = "untried"
+
+# Airpower [8.1-8.6]: aircraft piece ids that flew a mission this game turn (support,
+# interdiction, superiority) and those suppressed by air superiority until the next turn.
+V_AIR_USED = "air_used"
+V_AIR_SUPPRESSED = "air_suppressed"

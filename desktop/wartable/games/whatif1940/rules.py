@@ -18,6 +18,7 @@ from wartable.engine.loop import end_step, end_step_button
 from wartable.engine.rules import Game, Rules
 from wartable.games.whatif1940 import hidden, invariants, victory
 from wartable.games.whatif1940.board import Board, board_of
+from wartable.games.whatif1940.handlers import FrameHandler, Resume, StepHandler
 from wartable.games.whatif1940.ids import (
     MOVE_FIGHT,
     V_ARDENNES_OPEN,
@@ -41,6 +42,15 @@ from wartable.games.whatif1940.steps import (
 )
 from wartable.model.sequence import Position
 from wartable.model.state import Frame, GameState, Piece
+
+# Each part of the rules plugs in here: step kind -> handler, frame kind -> handler,
+# resume name -> function (see handlers.py). One line per kind.
+STEP_HANDLERS: dict[str, StepHandler] = {
+}
+FRAME_HANDLERS: dict[str, FrameHandler] = {
+}
+RESUMES: dict[str, Resume] = {
+}
 
 
 class WhatIf1940Rules(Rules):
@@ -83,7 +93,10 @@ class WhatIf1940Rules(Rules):
         board = self.board(game)
         kind = pos.step.kind
         out = Outcome(state)
-        if kind == "movement":
+        handler = STEP_HANDLERS.get(kind)
+        if handler is not None:
+            out = handler.enter(game, board, state, pos)
+        elif kind == "movement":
             out = movement.enter_step(game, board, state, pos.step.id)
         elif kind == "declare_order":
             out = order.enter(state)
@@ -96,6 +109,9 @@ class WhatIf1940Rules(Rules):
 
     def exit_step(self, game: Game, state: GameState, pos: Position) -> Outcome:
         kind = pos.step.kind
+        handler = STEP_HANDLERS.get(kind)
+        if handler is not None:
+            return handler.exit(game, self.board(game), state, pos)
         if kind == "movement":
             return movement.exit_step(state)
         if kind == "setup":
@@ -105,6 +121,9 @@ class WhatIf1940Rules(Rules):
         return Outcome(state)
 
     def can_end_step(self, game: Game, state: GameState, pos: Position) -> str | None:
+        handler = STEP_HANDLERS.get(pos.step.kind)
+        if handler is not None:
+            return handler.can_end(game, self.board(game), state, pos)
         if pos.step.kind == "setup":
             return self.setups(game).can_end(state, pos.step.id)
         if pos.step.kind == "declare_order":
@@ -121,6 +140,9 @@ class WhatIf1940Rules(Rules):
 
     def _step_prompt(self, game: Game, state: GameState, pos: Position) -> Prompt:
         kind, step = pos.step.kind, pos.step
+        handler = STEP_HANDLERS.get(kind)
+        if handler is not None:
+            return handler.prompt(game, self.board(game), state, pos)
         if kind == "setup":
             return self.setups(game).prompt(state, step.id, step.prompt, step.rule)
         if kind == "movement":
@@ -135,6 +157,11 @@ class WhatIf1940Rules(Rules):
 
     def step_apply(self, game: Game, state: GameState, pos: Position, action: Action) -> Outcome:
         kind, sid = pos.step.kind, pos.step.id
+        handler = STEP_HANDLERS.get(kind)
+        if handler is not None:
+            out = handler.apply(game, self.board(game), state, pos, action)
+            if out is not None:
+                return out
         if kind == "setup":
             s = self.setups(game)
             if action.verb == "move":
@@ -154,17 +181,26 @@ class WhatIf1940Rules(Rules):
 
     # --- frames and dice -----------------------------------------------------------------
     def frame_prompt(self, game: Game, state: GameState, frame: Frame) -> Prompt:
+        fh = FRAME_HANDLERS.get(frame.kind)
+        if fh is not None:
+            return fh.prompt(game, self.board(game), state, frame)
         if frame.kind == stacking.OVERSTACK:
             return stacking.frame_prompt(game, state, frame, self._name(game, state))
         return super().frame_prompt(game, state, frame)
 
     def frame_apply(self, game: Game, state: GameState, frame: Frame, action: Action) -> Outcome:
+        fh = FRAME_HANDLERS.get(frame.kind)
+        if fh is not None:
+            return fh.apply(game, self.board(game), state, frame, action)
         if frame.kind == stacking.OVERSTACK:
             return stacking.frame_apply(game, self.board(game), state, frame, action)
         return super().frame_apply(game, state, frame, action)
 
     def resume(self, game: Game, state: GameState, resume: str, data: FrozenMap[str, Any],
                dice: tuple[int, ...]) -> Outcome:
+        fn = RESUMES.get(resume)
+        if fn is not None:
+            return fn(game, self.board(game), state, data, dice)
         if resume == doctrine.RESUME:
             return doctrine.resume(state, data, dice)
         if resume == neutrality.RESUME:
@@ -205,8 +241,18 @@ class WhatIf1940Rules(Rules):
     # --- random play and invariants -------------------------------------------------------
     def candidate_actions(self, game: Game, state: GameState, prompt: Prompt) -> tuple[Action, ...]:
         pos = game.position(state)
-        if state.frames or prompt.side != pos.side:
+        board = self.board(game)
+        if state.frames:
+            fh = FRAME_HANDLERS.get(state.frames[-1].kind)
+            got = fh.candidates(game, board, state, state.frames[-1], prompt) if fh else None
+            return got if got is not None else super().candidate_actions(game, state, prompt)
+        if prompt.side != pos.side:
             return super().candidate_actions(game, state, prompt)
+        handler = STEP_HANDLERS.get(pos.step.kind)
+        if handler is not None:
+            got = handler.candidates(game, board, state, pos, prompt)
+            if got is not None:
+                return got
         if pos.step.kind == "setup":
             return self._setup_candidates(game, state, pos, prompt)
         out = [Action("move", prompt.side, FrozenMap(piece=pid, to=d))

@@ -1,0 +1,68 @@
+"""The plug-in shape of a step kind, a frame kind and a dice resumption in 1940: What If?.
+
+`rules.py` keeps one registry of each (STEP_HANDLERS, FRAME_HANDLERS, RESUMES); a new part of
+the rules (combat, supply, reinforcements...) is a module with a handler object and one line in
+each registry, so the rules class does not grow a branch per kind.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from wartable.core.frozen import FrozenMap
+from wartable.engine.actions import Action, Outcome, Prompt
+from wartable.engine.loop import end_step_button
+from wartable.engine.rules import Game
+from wartable.games.whatif1940.board import Board
+from wartable.model.sequence import Position
+from wartable.model.state import Frame, GameState
+
+
+class StepHandler:
+    """A step kind's hooks. The defaults: nothing on entry or exit, the step's prompt with an
+    End step button, no verbs of its own."""
+
+    def enter(self, game: Game, board: Board, state: GameState, pos: Position) -> Outcome:
+        return Outcome(state)
+
+    def exit(self, game: Game, board: Board, state: GameState, pos: Position) -> Outcome:
+        return Outcome(state)
+
+    def can_end(self, game: Game, board: Board, state: GameState, pos: Position) -> str | None:
+        """Why the step may not end yet, or None."""
+        return None
+
+    def prompt(self, game: Game, board: Board, state: GameState, pos: Position) -> Prompt:
+        return Prompt(pos.side, pos.step.prompt or pos.step.name, pos.step.rule,
+                      buttons=(end_step_button(),))
+
+    def apply(self, game: Game, board: Board, state: GameState, pos: Position,
+              action: Action) -> Outcome | None:
+        """The outcome of one of this kind's verbs, or None when the verb is not ours."""
+        return None
+
+    def candidates(self, game: Game, board: Board, state: GameState, pos: Position,
+                   prompt: Prompt) -> tuple[Action, ...] | None:
+        """Legal actions for random play and bots, or None for the generic ones (the prompt's
+        moves and enabled buttons)."""
+        return None
+
+
+class FrameHandler:
+    """A frame kind's hooks: the question it asks and the answer it takes."""
+
+    def prompt(self, game: Game, board: Board, state: GameState, frame: Frame) -> Prompt:
+        raise NotImplementedError
+
+    def apply(self, game: Game, board: Board, state: GameState, frame: Frame,
+              action: Action) -> Outcome:
+        raise NotImplementedError
+
+    def candidates(self, game: Game, board: Board, state: GameState, frame: Frame,
+                   prompt: Prompt) -> tuple[Action, ...] | None:
+        return None
+
+
+# A dice resumption: (game, board, state, data, dice) -> outcome.
+Resume = Callable[[Game, Board, GameState, FrozenMap[str, Any], tuple[int, ...]], Outcome]
