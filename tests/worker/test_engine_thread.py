@@ -181,3 +181,28 @@ def test_undo_and_redo_through_the_worker(qtbot: Any, client: EngineClient) -> N
     with qtbot.waitSignal(client.snapshotReady) as sig:
         client.send(Redo())
     assert sig.args[0].session.state.piece("blue.infantry.1").location == "0204"
+
+
+def test_loading_a_long_save_reports_replay_progress(qtbot: Any, client: EngineClient,
+                                                      tmp_path: Any) -> None:
+    """A long save replays on the worker with progress (the window shows it): percentages
+    rise to 100 and name the real number of moves."""
+    from wartable.engine.randomplay import play_random
+    from wartable.persistence.gamedata import load_game
+    from wartable.persistence.savefile import save_to_path
+    from wartable.worker.commands import Load
+
+    start = Session.start(load_game("skirmish"), "meeting", None, 7, "digital")
+    session = play_random(start, 7, max_actions=300).session
+    n = len(session.log)
+    assert n >= 50
+    path = save_to_path(session, tmp_path / "long.wartable.json", "2026-11-21T00:00:00")
+    seen: list[tuple[int, str]] = []
+    client.progress.connect(lambda _r, pct, text: seen.append((pct, text)))
+    with qtbot.waitSignal(client.snapshotReady, timeout=20000) as sig:
+        client.send(Load(path))
+    assert sig.args[0].session.state == session.state
+    qtbot.wait(50)  # queued progress signals arrive before or with the snapshot
+    pcts = [p for p, _ in seen]
+    assert pcts == sorted(pcts) and pcts[-1] == 100 and len(pcts) >= 20
+    assert seen[-1][1] == f"Replaying move {n} of {n}"

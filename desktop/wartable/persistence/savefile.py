@@ -352,9 +352,12 @@ def _upgrade_data(doc: dict[str, Any], game: Game, source: str) -> dict[str, Any
 
 
 def load_save(data: bytes, source_name: str,
-              load_game: Callable[[str], Game] = gamedata.load_game) -> Session:
+              load_game: Callable[[str], Game] = gamedata.load_game,
+              progress: Callable[[int, int], None] | None = None) -> Session:
     """Open a save: parse, upgrade, replay the action log and check it against the position.
 
+    `progress(done, total)` is told how far the replay is, about fifty times for a long log
+    (a 2,000-action save takes a second or two to replay).
     Raises SaveFileError (one line, naming the problem and what to do) for any bad file.
     """
     source = source_name
@@ -381,7 +384,10 @@ def load_save(data: bytes, source_name: str,
     except Exception as e:
         raise _fail(source, f"the game could not be set up ({_short(str(e), 120)})",
                     _DAMAGED) from e
+    every = max(1, n // 50)
     for i, action in enumerate(actions, 1):
+        if progress is not None and (i % every == 0 or i == n):
+            progress(i, n)
         verb = _short(action.verb, 20)
         try:
             session = session.submit(action)
@@ -466,7 +472,8 @@ def save_to_path(session: Session, path: str | os.PathLike[str], saved_at: datet
 
 
 def load_from_path(path: str | os.PathLike[str],
-                   load_game: Callable[[str], Game] = gamedata.load_game) -> Session:
+                   load_game: Callable[[str], Game] = gamedata.load_game,
+                   progress: Callable[[int, int], None] | None = None) -> Session:
     """Read and open a save file (read only, size-checked before reading)."""
     p = Path(path)
     source = p.name or str(p)
@@ -483,4 +490,4 @@ def load_from_path(path: str | os.PathLike[str],
     except OSError as e:
         raise _fail(source, f"the file could not be read ({e.strerror or e})",
                     "check that it exists and that you may read it") from e
-    return load_save(data, source, load_game)
+    return load_save(data, source, load_game, progress)

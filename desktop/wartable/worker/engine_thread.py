@@ -41,9 +41,11 @@ class _Worker(QObject):
     snapshot = Signal(object)  # Snapshot
     failure = Signal(object)  # Failure
     busy = Signal(int, int)  # request, running (1/0: ints cross threads safely)
+    progress = Signal(int, int, str)  # request, percent, text (replaying a save)
 
     def __init__(self, autosave_enabled: bool) -> None:
         super().__init__()
+        self.request = 0
         self.session: Session | None = None
         self.generation = 0
         self.path: Path | None = None
@@ -52,6 +54,7 @@ class _Worker(QObject):
     @Slot(int, object)
     def handle(self, request: int, command: Command) -> None:
         self.busy.emit(request, 1)
+        self.request = request
         try:
             self._handle(command)
         except Exception as e:  # noqa: BLE001 - reported; the thread and the game live on
@@ -73,7 +76,8 @@ class _Worker(QObject):
             self.path = None
             self._publish(s, s.events, dirty=True)
         elif isinstance(cmd, Load):
-            s = savefile.load_from_path(cmd.path)  # raises SaveFileError; nothing changes
+            # Raises SaveFileError; nothing changes. A long log replays with progress.
+            s = savefile.load_from_path(cmd.path, progress=self._replaying)
             self.path = cmd.path
             self._publish(s, s.events, dirty=False)
         elif isinstance(cmd, Save):
@@ -92,6 +96,9 @@ class _Worker(QObject):
             new = s.undo() if isinstance(cmd, Undo) else s.redo()
             if new is not s:
                 self._publish(new, (), True)
+
+    def _replaying(self, done: int, total: int) -> None:
+        self.progress.emit(self.request, done * 100 // total, f"Replaying move {done} of {total}")
 
     def _need(self) -> Session:
         if self.session is None:
@@ -181,6 +188,7 @@ class EngineClient(QObject):
             src.busy.connect(self._on_busy)
         self._analyst.result.connect(self._on_result)
         self._analyst.progress.connect(self.progress)
+        self._worker.progress.connect(self.progress)
         self._running: set[int] = set()
         self.generation = 0
         self.latest: Snapshot | None = None
