@@ -505,3 +505,50 @@ def test_pieces_in_a_box_lie_side_by_side(view: MapView, board: HexMap, qtbot: Q
     with qtbot.waitSignal(view.pieceDropped) as sig:
         drag(view, start, view_point(view, board, "3005"))
     assert sig.args == ["e1", "3005"]
+
+
+def test_place_names_never_overlap_and_the_capital_keeps_its_name(qtbot: QtBot,
+                                                                  board: HexMap) -> None:
+    """Issue 3: place names at middle zoom. Five long names crowd four neighbouring hexes
+    around a capital; every drawn name's box is clear of every other, and the capital's
+    name (the most important) is among them, below its symbol."""
+    import dataclasses
+
+    from wartable.maps.model import Place
+
+    crowd = (Place("Zentralhauptstadt", "capital", "1010"),
+             Place("Nordwestlichdorf", "town", "1009"),
+             Place("Suedoestlichdorf", "town", "1011"),
+             Place("Westlicherhafen", "port", "0910"),
+             Place("Oestlichefestung", "fortress", "1110"))
+    from wartable.maps.model import places_index
+
+    index = places_index(crowd)
+    hexes = {h: dataclasses.replace(info, places=index.get(board.label_of(h), ()))
+             for h, info in board.hexes.items()}
+    crowded = dataclasses.replace(board, places=crowd, hexes=FrozenMap(hexes))
+    v = MapView()
+    qtbot.addWidget(v)
+    v.resize(800, 600)
+    v.show()
+    qtbot.waitExposed(v)
+    v.set_board(crowded, DEFN)
+    v.set_zoom(40)  # a 25.6 px hex: names are shown (from 24 px), far wider than the hexes
+    v.center_on_location("1010")
+    render(v)
+    labels = v.map_scene.labels
+    assert labels is not None
+    drawn = labels.placed
+    names = [n for n, _ in drawn]
+    assert "Zentralhauptstadt" in names and 1 <= len(drawn) < 5
+    for i, (_, a) in enumerate(drawn):
+        for _, b in drawn[i + 1:]:
+            assert not a.intersects(b)
+    cap = dict(drawn)["Zentralhauptstadt"]
+    centre = v.viewportTransform().map(QPointF(*crowded.center("1010")))
+    assert cap.top() > centre.y() and abs(cap.center().x() - centre.x()) < 1.0
+    # Zoomed in far enough, every name finds room.
+    v.set_zoom(400)
+    v.center_on_location("1010")
+    render(v)
+    assert sorted(n for n, _ in labels.placed) == sorted(p.name for p in crowd)

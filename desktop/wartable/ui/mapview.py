@@ -545,6 +545,10 @@ def _draw_haloed(painter: QPainter, cache: _TextCache, pos: QPointF, text: str, 
     painter.drawStaticText(top_left, st)
 
 
+# Which place names win when two would overlap: capitals first, then cities, ports...
+_PLACE_PRIORITY = {"capital": 0, "city": 1, "port": 2, "fortress": 3, "town": 4}
+
+
 class _LabelLayer(_Layer):
     """Hex numbers, place names and space names, in device pixels, by level of detail."""
 
@@ -552,6 +556,42 @@ class _LabelLayer(_Layer):
         super().__init__(scene, z)
         self.texts = scene.texts
         self.drawn = 0  # labels drawn by the last paint (tests read it)
+        # Place-name layout per (scale, size): place index -> text box relative to the
+        # place's point, in device pixels. The whole map is laid out at once so a partial
+        # repaint draws exactly the names a full one would.
+        self._layouts: dict[tuple[float, int], dict[int, QRectF]] = {}
+        self.placed: list[tuple[str, QRectF]] = []  # names drawn by the last paint (tests)
+
+    def place_layout(self, lod: float, size: int, across: float) -> dict[int, QRectF]:
+        """Greedy, collision-free place names: each name goes below its symbol, else to the
+        right, left or above; a name that fits nowhere is left out at this zoom (the more
+        important place keeps its name). Pure scaling, so boxes are in scaled scene units."""
+        key = (round(lod, 5), size)
+        got = self._layouts.get(key)
+        if got is not None:
+            return got
+        if len(self._layouts) > 64:
+            self._layouts.clear()
+        points = self.map_scene.place_points
+        order = sorted(range(len(points)),
+                       key=lambda i: (_PLACE_PRIORITY.get(points[i][1], 5), i))
+        gap = 0.3 * across * lod  # from the place's point to the edge of its symbol
+        taken: list[QRectF] = []
+        out: dict[int, QRectF] = {}
+        for i in order:
+            name, _kind, x, y = points[i]
+            sz = self.texts.text(name, size, True).size()
+            w, h = sz.width() + 2, sz.height() + 2  # the halo
+            for dx, dy in ((-w / 2, gap), (gap, -h / 2), (-gap - w, -h / 2),
+                           (-w / 2, -gap - h)):
+                rel = QRectF(dx, dy, w, h)
+                absolute = rel.translated(x * lod, y * lod)
+                if not any(absolute.intersects(t) for t in taken):
+                    taken.append(absolute)
+                    out[i] = rel
+                    break
+        self._layouts[key] = out
+        return out
 
     def draw(self, painter: QPainter, exposed: QRectF, lod: float) -> None:
         self.drawn = 0
@@ -583,14 +623,19 @@ class _LabelLayer(_Layer):
                         painter.drawStaticText(
                             QPointF(p.x() - st.size().width() / 2, p.y() + 0.04 * px), st)
                         self.drawn += 1
+            self.placed = []
             if px >= PLACE_NAME_MIN_HEX_PX:
                 size = int(max(9, min(16, 0.18 * px)))
-                for name, _kind, x, y in scene.place_points:
-                    if not exposed.adjusted(-across, -across, across, across).contains(x, y):
+                layout = self.place_layout(lod, size, across)
+                near = exposed.adjusted(-4 * across, -across, 4 * across, across)
+                for i, rel in layout.items():
+                    name, _kind, x, y = scene.place_points[i]
+                    if not near.contains(x, y):
                         continue
-                    p = world.map(QPointF(x, y + 0.3 * across))
-                    _draw_haloed(painter, self.texts, QPointF(p.x(), p.y() + size * 0.6), name,
+                    box = rel.translated(world.map(QPointF(x, y)))
+                    _draw_haloed(painter, self.texts, box.center(), name,
                                  size, QColor(INK), True, QColor(255, 255, 255, 200))
+                    self.placed.append((name, box))
                     self.drawn += 1
         elif isinstance(board, AreaMap):
             size = int(max(9, min(15, 0.09 * px)))
