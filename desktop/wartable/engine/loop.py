@@ -78,7 +78,7 @@ def prompt(game: Game, state: GameState, side: str | None = None) -> Prompt:
     pos = game.position(state)
     if state.result is not None:
         return Prompt(side="", text=f"Game over: {state.result}", finished=True,
-                      phase=pos.phase.name, step=pos.step.name)
+                      phase=game.rules.phase_name(game, state, pos), step=pos.step.name)
     frame = state.top_frame
     if frame is None:
         p = game.rules.step_prompt(game, state, pos)
@@ -88,7 +88,7 @@ def prompt(game: Game, state: GameState, side: str | None = None) -> Prompt:
                                 str(frame.data["purpose"])))
     else:
         p = game.rules.frame_prompt(game, state, frame)
-    p = replace(p, phase=pos.phase.name, step=pos.step.name)
+    p = replace(p, phase=game.rules.phase_name(game, state, pos), step=pos.step.name)
     if side is not None and side != p.side:
         who = game.definition.side(p.side).name if p.side else "the game"
         return Prompt(side=p.side, text=f"Waiting for {who}: {p.text}", rule=p.rule,
@@ -167,7 +167,8 @@ def _condition(game: Game, cond: str, state: GameState) -> bool:
 def _enter(game: Game, state: GameState, pos: Position) -> Outcome:
     if pos.side != "*":
         state = replace(state, active_side=pos.side)
-    ev = Event("phase", f"Turn {state.turn}: {pos.phase.name} — {pos.step.name}",
+    phase = game.rules.phase_name(game, state, pos)
+    ev = Event("phase", f"Turn {state.turn}: {phase} — {pos.step.name}",
                pos.side if pos.side != "*" else "", pos.step.rule, state.turn, pos.step.name)
     return Outcome(state, (ev,)).then(game.rules.enter_step(game, state, pos))
 

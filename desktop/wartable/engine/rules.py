@@ -44,6 +44,11 @@ class Rules:
         """Evaluate a sequence-of-play condition the engine does not know."""
         raise DataError(game.definition.id, "sequence", f"unknown step condition {name!r}")
 
+    def phase_name(self, game: Game, state: GameState, pos: Position) -> str:
+        """The phase's name as players see it (a game may name a turn after whoever plays
+        it in this scenario's order)."""
+        return pos.phase.name
+
     def enter_step(self, game: Game, state: GameState, pos: Position) -> Outcome:
         return Outcome(state)
 

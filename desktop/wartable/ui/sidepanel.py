@@ -111,7 +111,7 @@ class SidePanel(QWidget):
         self.free_play.toggled.connect(self.freePlayToggled)
         lay.addWidget(self.free_play)
         self.buttons: list[QPushButton] = []
-        self._tree_key: tuple[str, ...] = ()
+        self._tree_key: tuple[tuple[str, str], ...] = ()
 
     # --- updates -----------------------------------------------------------------
     def show_session(self, session: Session, prompt: Prompt) -> None:
@@ -136,16 +136,20 @@ class SidePanel(QWidget):
         self._set_dice(prompt)
 
     def _fill_tree(self, session: Session) -> None:
-        positions = session.game.positions
-        key = tuple(p.phase.id for p in positions)
+        game = session.game
+        positions = game.positions
+        # Names come from the rules: a scenario may play the turns in another order
+        # (A&A 1942 begins with Japan).
+        names = [game.rules.phase_name(game, session.state, p) for p in positions]
+        key = tuple(zip((p.phase.id for p in positions), names, strict=True))
         if key != self._tree_key:
             self.tree.clear()
             phase_items: dict[str, QTreeWidgetItem] = {}
-            for pos in positions:
+            for pos, name in zip(positions, names, strict=True):
                 ph = phase_items.get(pos.phase.id)
                 if ph is None:
                     rule = f"  [{pos.phase.rule}]" if pos.phase.rule else ""
-                    ph = QTreeWidgetItem([pos.phase.name + rule])
+                    ph = QTreeWidgetItem([name + rule])
                     phase_items[pos.phase.id] = ph
                     self.tree.addTopLevelItem(ph)
                 rule = f"  [{pos.step.rule}]" if pos.step.rule else ""

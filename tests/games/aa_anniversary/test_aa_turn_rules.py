@@ -363,6 +363,7 @@ def test_general_combat_step2_submarine_surprise_strike() -> None:
                ("uk.cruiser.1", "cruiser", "sz06"))
     st = at(st, "germany", "conduct_combat")
     st = act(st, "fight", "germany", space="sz06")
+    st = act(st, "submerge", "germany", count=0)  # strike rather than submerge (pg. 30)
     ask = prompt(game(), st).dice
     assert ask is not None and ask.count == 1
     st = act(st, DICE, "germany", values=(2,))  # the sub strikes first and hits

@@ -42,6 +42,7 @@ from wartable.games.aa_anniversary.combat import (
     Hits,
     Orders,
 )
+from wartable.games.aa_anniversary.research import BattleDevelopments
 
 
 class CalculationCancelled(WartableError):
@@ -92,9 +93,12 @@ class CalcResult:
 
 
 @lru_cache(maxsize=4096)
-def _binomial(n: int, value: int) -> tuple[float, ...]:
-    """P(k hits) for n dice hitting on value or less."""
+def _binomial(n: int, value: int, best_of: int = 1) -> tuple[float, ...]:
+    """P(k hits) for n units each rolling `best_of` dice and hitting when the best one
+    shows value or less (one die each but for Heavy Bombers)."""
     p = min(max(value, 0), 6) / 6.0
+    if best_of > 1:
+        p = 1.0 - (1.0 - p) ** best_of
     q = 1.0 - p
     out = [0.0] * (n + 1)
     coeff = 1.0
@@ -117,7 +121,7 @@ def group_pmfs(groups: Iterable[FireGroup]) -> tuple[float, ...]:
     """The distribution of the total hits of some groups of dice."""
     pmf: tuple[float, ...] = (1.0,)
     for g in groups:
-        pmf = _convolve(pmf, _binomial(g.count, g.value))
+        pmf = _convolve(pmf, _binomial(g.count, g.value, g.best_of))
     return pmf
 
 
@@ -297,7 +301,8 @@ def calculate(attacker: Force, defender: Force, catalog: Catalog, *,
               orders: Orders | None = None, bombard: Force = EMPTY,
               max_rounds: int | None = None, attacker_can_retreat: bool = True,
               prune: float = PRUNE,
-              progress: Callable[[int], bool] | None = None) -> CalcResult:
+              progress: Callable[[int], bool] | None = None,
+              developments: BattleDevelopments | None = None) -> CalcResult:
     """Exact odds of a battle fought to the end, or for at most `max_rounds` rounds.
 
     `bombard`: battleships and cruisers bombarding before a landing (pg. 17); the caller
@@ -307,7 +312,12 @@ def calculate(attacker: Force, defender: Force, catalog: Catalog, *,
     is `CalcResult.unresolved`, about 1e-13 at most in the 40-unit benchmarks.
     `progress`: called with the number of states solved every 512 states; returning False
     cancels the calculation (`CalculationCancelled`), so a worker thread can stop it.
+    `developments`: both sides' research results (Phase 1: Research & Development) that
+    change unit values (Advanced Artillery, Super Submarines, Jet Fighters, Heavy Bombers,
+    Radar); the catalog as given otherwise.
     """
+    if developments is not None:
+        catalog = developments.catalog(catalog)
     c.check_battle(attacker, defender, catalog, bombard)
     if max_rounds is not None and max_rounds < 1:
         raise WartableError("max_rounds must be at least 1 (or None to fight to the end).")

@@ -101,6 +101,7 @@ class UnitStats:
     bombard: bool = False
     infantry: bool = False  # supported by artillery on attack
     support: int = 0  # infantry this unit supports on attack (artillery: 1)
+    attack_dice: int = 1  # dice per attacking unit, the best kept (research: Heavy Bombers)
     capture: bool = False  # may take control of a territory (Conclude Combat)
     factory: bool = False
 
@@ -643,6 +644,11 @@ class FireGroup:
     value: int
     count: int
     kind: str = GENERAL
+    best_of: int = 1  # dice rolled per unit, the best kept (research: Heavy Bombers)
+
+    @property
+    def dice(self) -> int:
+        return self.count * self.best_of
 
 
 @lru_cache(maxsize=100_000)
@@ -655,22 +661,24 @@ def fire_groups(force: Force, role: str, catalog: Catalog, *,
     (Supported by Artillery, pg. 24). `skip_subs`: the subs already fired in Step 2.
     """
     support = sum(catalog[u].support * n for u, n in force.units) if role == ATTACK else 0
-    acc: dict[tuple[int, str], int] = {}
+    acc: dict[tuple[int, str, int], int] = {}
     for unit, n in force.units:
         s = catalog[unit]
         if not s.fights or (skip_subs and s.sub):
             continue
         v = s.value(role)
         kind = SUB if s.sub else AIR if s.air else GENERAL
+        best = s.attack_dice if role == ATTACK else 1
         if role == ATTACK and s.infantry and support > 0:
             boosted = min(n, support)
             support -= boosted
-            key = (min(6, v + 1), kind)
+            key = (min(6, v + 1), kind, best)
             acc[key] = acc.get(key, 0) + boosted
             n -= boosted
         if v > 0 and n > 0:
-            acc[(v, kind)] = acc.get((v, kind), 0) + n
-    return tuple(FireGroup(v, n, k) for (v, k), n in sorted(acc.items()) if v > 0 and n > 0)
+            acc[(v, kind, best)] = acc.get((v, kind, best), 0) + n
+    return tuple(FireGroup(v, n, k, b) for (v, k, b), n in sorted(acc.items())
+                 if v > 0 and n > 0)
 
 
 @lru_cache(maxsize=100_000)
@@ -704,16 +712,23 @@ def bombard_groups(bombard: Force, catalog: Catalog) -> tuple[FireGroup, ...]:
     return fire_groups(bombard, ATTACK, catalog)
 
 
+def dice_count(groups: Iterable[FireGroup]) -> int:
+    """Dice to roll for these groups (`best_of` per unit)."""
+    return sum(g.dice for g in groups)
+
+
 def group_hits(groups: tuple[FireGroup, ...], dice: tuple[int, ...]) -> tuple[int, ...]:
-    """Hits per group from dice given in group order (a die hits on its value or less)."""
-    need = sum(g.count for g in groups)
+    """Hits per group from dice given in group order (a die hits on its value or less); a
+    unit rolling `best_of` dice takes consecutive ones and hits if its best (lowest) does."""
+    need = dice_count(groups)
     if len(dice) != need:
         raise WartableError(f"Expected {need} dice, got {len(dice)}.")
     out = []
     i = 0
     for g in groups:
-        out.append(sum(1 for d in dice[i:i + g.count] if d <= g.value))
-        i += g.count
+        b = g.best_of
+        out.append(sum(1 for k in range(g.count) if min(dice[i + k * b:i + k * b + b]) <= g.value))
+        i += g.dice
     return tuple(out)
 
 
@@ -725,7 +740,7 @@ def hits_of(groups: tuple[FireGroup, ...], per_group: tuple[int, ...]) -> Hits:
 
 
 def roll_groups(groups: tuple[FireGroup, ...], rng: Rng) -> tuple[tuple[int, ...], Rng]:
-    dice, rng = rng.roll_many(sum(g.count for g in groups))
+    dice, rng = rng.roll_many(dice_count(groups))
     return group_hits(groups, dice), rng
 
 
@@ -801,6 +816,11 @@ def check_battle(attacker: Force, defender: Force, catalog: Catalog,
         raise WartableError(f"Bombardment supports a landing, not a sea battle [{R_BOMBARD}].")
     if bombard:
         bombard_groups(bombard, catalog)
+        landers = sum(n for u, n in attacker.units if catalog[u].land)
+        if bombard.size > landers:  # each ship needs a seaborne land unit, an attacker
+            raise WartableError(f"{bombard.size} ships cannot bombard for {landers} attacking land "
+                                f"units: at most one ship per land unit offloaded "
+                                f"[{R_BOMBARD}].")
 
 
 def open_battle(attacker: Force, defender: Force, orders: Orders, catalog: Catalog, rng: Rng,

@@ -19,12 +19,14 @@ from wartable.engine.actions import Action, Event, Outcome, Prompt
 from wartable.engine.rules import Game, Rules
 from wartable.games.aa_anniversary.steps import (
     battle,
+    bombing,
     income,
     mobilize,
     movement,
     objectives,
     purchase,
 )
+from wartable.games.aa_anniversary.steps import research as research_step
 from wartable.games.aa_anniversary.steps.common import (
     MOBILIZATION,
     capital_held,
@@ -36,7 +38,8 @@ from wartable.model.sequence import Position
 from wartable.model.state import Frame, GameState
 
 R_CAPITAL = "Capturing and Liberating Capitals (pg. 20)"
-_TURN_ATTRS = ("origin", "via", "mp", "cm", "nm", "captured_aa", "landed", "unloaded", "amphibious")
+_TURN_ATTRS = ("origin", "via", "mp", "cm", "nm", "captured_aa", "landed", "unloaded", "amphibious",
+               "raided", "bombarded", "assault", "mech", "para")  # mech, para: research.carriers
 
 
 class AARules(Rules):
@@ -69,6 +72,16 @@ class AARules(Rules):
             return capital_held(game, state, turn_power(game, state))
         return super().condition(game, name, state)
 
+    def phase_name(self, game: Game, state: GameState, pos: Position) -> str:
+        """Order of Play (pg. 11): the phase named after the power that plays it in this
+        scenario's order (1942: "Japan turn" first), not the 1941 order the sequence lists.
+        The engine names prompts and the log's phase lines with it; the sequence panel too."""
+        power = turn_power(game, state, pos.index)
+        if not power or power == pos.side:
+            return pos.phase.name
+        return pos.phase.name.replace(game.definition.side(pos.side).name,
+                                      game.definition.side(power).name)
+
     def enter_step(self, game: Game, state: GameState, pos: Position) -> Outcome:
         power = turn_power(game, state)
         note: tuple[Event, ...] = ()
@@ -95,9 +108,7 @@ class AARules(Rules):
         if kind == "victory_check":
             return income.check(game, state)
         if kind == "research":
-            return Outcome(state, (Event("info", "Research & Development is not modelled yet; "
-                                         "the phase is skipped.", power, pos.step.rule),),
-                           auto_end=True)
+            return research_step.enter(game, state, power)
         return Outcome(state)
 
     def _new_turn(self, state: GameState, power: str) -> GameState:
@@ -119,6 +130,8 @@ class AARules(Rules):
         return Outcome(state)
 
     def can_end_step(self, game: Game, state: GameState, pos: Position) -> str | None:
+        if pos.step.kind == "research":
+            return research_step.can_end(state, state.active_side)
         if pos.step.kind == "conduct_combat":
             todo = battle.battles(game, state, state.active_side)
             if todo:
@@ -129,6 +142,8 @@ class AARules(Rules):
     def step_prompt(self, game: Game, state: GameState, pos: Position) -> Prompt:
         power = state.active_side
         kind, text, rule = pos.step.kind, pos.step.prompt or pos.step.name, pos.step.rule
+        if kind == "research":
+            return research_step.prompt(game, state, power, text, rule)
         if kind == "purchase":
             return purchase.prompt(game, state, power, text, rule)
         if kind in ("combat_move", "noncombat_move"):
@@ -142,8 +157,21 @@ class AARules(Rules):
     def step_apply(self, game: Game, state: GameState, pos: Position, action: Action) -> Outcome:
         power = state.active_side
         kind = pos.step.kind
+        if kind == "research":
+            return research_step.apply(game, state, power, action)
         if kind == "purchase" and action.verb == "buy":
             return purchase.buy(game, state, power, action)
+        if kind == "purchase" and action.verb == "repair":
+            return bombing.repair(game, state, power, action)
+        if kind == "conduct_combat" and action.verb == "ignore":
+            if state.var("battle") or state.var("raid"):
+                raise IllegalAction("Finish the battle in progress first.")
+            return battle.ignore(game, state, power, action)
+        if kind == "conduct_combat" and action.verb in ("raid", "no_raid", "rocket"):
+            if state.var("battle") or state.var("raid"):
+                raise IllegalAction("Finish the battle in progress first.")
+            return {"raid": bombing.raid, "no_raid": bombing.no_raid,
+                    "rocket": bombing.rocket}[action.verb](game, state, power, action)
         if kind in ("combat_move", "noncombat_move") and action.verb == "move":
             return movement.move(game, state, power, action, kind == "combat_move")
         if kind == "conduct_combat" and action.verb == "fight":
@@ -155,19 +183,31 @@ class AARules(Rules):
         return super().step_apply(game, state, pos, action)
 
     def frame_prompt(self, game: Game, state: GameState, frame: Frame) -> Prompt:
-        if frame.kind in ("casualties", "press"):
+        if frame.kind == research_step.FRAME_CHART:
+            return research_step.frame_prompt(game, state, frame)
+        if frame.kind in battle.FRAMES:
             return battle.frame_prompt(game, state, frame)
+        if frame.kind in ("intercept", "sbr_casualties"):
+            return bombing.frame_prompt(game, state, frame)
         return super().frame_prompt(game, state, frame)
 
     def frame_apply(self, game: Game, state: GameState, frame: Frame, action: Action) -> Outcome:
-        if frame.kind in ("casualties", "press"):
+        if frame.kind == research_step.FRAME_CHART:
+            return research_step.frame_apply(game, state, frame, action)
+        if frame.kind in battle.FRAMES:
             return battle.frame_apply(game, state, frame, action)
+        if frame.kind in ("intercept", "sbr_casualties"):
+            return bombing.frame_apply(game, state, frame, action)
         return super().frame_apply(game, state, frame, action)
 
     def resume(self, game: Game, state: GameState, resume: str, data: FrozenMap[str, Any],
                dice: tuple[int, ...]) -> Outcome:
-        if resume in ("aa", "strike", "round"):
+        if resume in ("aa", "strike", "round", "bombard"):
             return battle.resume(game, state, resume, dice)
+        if resume in research_step.RESUMES:
+            return research_step.resume(game, state, resume, data, dice)
+        if resume in ("sbr_aa", "sbr_air", "sbr_damage", "rocket"):
+            return bombing.resume(game, state, resume, data, dice)
         return super().resume(game, state, resume, data, dice)
 
     def end_of_game(self, game: Game, state: GameState) -> str:

@@ -15,9 +15,28 @@ Retreat (Step 6): the attacker's land and sea units retreat together to one adja
 friendly space from which at least one of them moved in (the attacker chooses, a frame);
 aircraft stay and land in Noncombat Move; units landed from transports never retreat.
 
-Step 2: submarines not facing an enemy destroyer make a Surprise Strike: they roll first,
+Step 2: submarines not facing an enemy destroyer first choose, the attacker's then the
+defender's (a frame each, Submersible, pg. 30), to submerge (attr `submerged`: out of this
+combat, back on the map when it ends) or make a Surprise Strike: the strikers roll first,
 their casualties are chosen and removed before Steps 3-4 and never fire back (pg. 18, 30).
-Not modelled: the choice to submerge instead (subs always strike when they may).
+
+Amphibious Assaults, Step 2 (pg. 17): before a land battle, the attacker's battleships and
+cruisers in a sea zone from which land units were offloaded into the territory, where no
+combat was fought this turn, may bombard (a frame: which ships, at most one per land unit
+offloaded from that zone, each ship once a turn, attr `bombarded`). One die per ship at its
+attack value; the defender puts the hit units in the casualty zone (attr `pending`): they
+defend in the first round and are removed with its casualties. Then AA fire.
+
+Amphibious Assaults, Steps 1 and 3: cargo announced in Combat Move for a territory from a
+sea zone with enemy warships (attr `assault`) lands when that territory's battle is fought,
+which waits for the sea battle; it lands only if the zone is clear of enemy surface warships
+and its transport is still there (a retreating transport keeps its cargo). A zone whose
+enemies are only submarines and transports may be ignored instead of fought ("ignore": no
+combat, so its ships may still bombard).
+
+Strategic bombing raids come first (steps/bombing.py): no battle is fought while a raid is
+undecided; raiding bombers and escorts (attr `raided`) and interceptors (`intercepting`)
+take part in no battle.
 """
 
 from __future__ import annotations
@@ -31,10 +50,13 @@ from wartable.engine.actions import Action, Button, Event, Outcome, Prompt
 from wartable.engine.loop import end_step_button, roll_then
 from wartable.engine.rules import Game
 from wartable.games.aa_anniversary import combat as c
+from wartable.games.aa_anniversary import research
+from wartable.games.aa_anniversary.steps import bombing
 from wartable.games.aa_anniversary.steps.common import (
     allied,
     capital_held,
     controller,
+    enemy_blocking_ships,
     enemy_units,
     ipcs,
     set_control,
@@ -49,7 +71,13 @@ R_PHASE = "Phase 4: Conduct Combat (pg. 16)"
 R_CAPTURE = "General Combat, Step 7: Conclude Combat (pg. 19)"
 R_CAPITAL = "Capturing and Liberating Capitals (pg. 20)"
 R_LIBERATE = "Liberating a Territory (pg. 20)"
+R_SUBMERSIBLE = "Unit Profiles: Submarines, Submersible (pg. 30)"
+R_AMPHIBIOUS = "Amphibious Assaults (pg. 17)"
+R_IGNORE = "Amphibious Assaults, Step 1: Sea Combat (pg. 17); Submarines, Does Not Block (pg. 30)"
 MAX_OPTIONS = 12  # casualty choices offered as buttons besides the default
+# The frames this module answers: casualties, press-or-retreat, Step 2's submerge choice,
+# and the bombardment choice of an amphibious assault.
+FRAMES = ("casualties", "press", "submerge", "bombard")
 
 
 def battles(game: Game, state: GameState, power: str) -> tuple[str, ...]:
@@ -58,10 +86,15 @@ def battles(game: Game, state: GameState, power: str) -> tuple[str, ...]:
     done = set(state.var("resolved", ()))
     out = set()
     for p in state.pieces.values():
-        if p.side != power or p.location in done or p.location not in w.neighbors:
+        target = p.attrs.get("assault")
+        if p.side == power and isinstance(target, str) and target not in done:
+            out.add(target)  # cargo announced for an amphibious assault there
+            continue
+        if p.side != power or p.location in done or p.location not in w.neighbors \
+                or "ignored:" + p.location in done:
             continue
         s = stats(game, p)
-        if not s.fights or p.attrs.get("on"):
+        if not s.fights or p.attrs.get("on") or p.attrs.get("raided"):
             continue
         loc = p.location
         if loc in w.sea:
@@ -87,6 +120,7 @@ def attackers(game: Game, state: GameState, space: str, power: str) -> tuple[Pie
                 p
                 for p in state.pieces_at(space)
                 if p.side == power and stats(game, p).fights and not p.attrs.get("on")
+                and not p.attrs.get("raided") and not p.attrs.get("submerged")
             ),
             key=lambda p: p.id,
         )
@@ -100,6 +134,7 @@ def defenders(game: Game, state: GameState, space: str, power: str) -> tuple[Pie
                 p
                 for p in enemy_units(game, state, space, power)
                 if not stats(game, p).factory and not p.attrs.get("on")
+                and not p.attrs.get("intercepting") and not p.attrs.get("submerged")
             ),
             key=lambda p: p.id,
         )
@@ -125,16 +160,30 @@ def defending_power(game: Game, state: GameState, space: str, power: str) -> str
     return defs[0].side if defs else ctl
 
 
+def battle_values(game: Game, state: GameState) -> c.Catalog:
+    """Unit values in the battle under way, with the attacking and defending powers'
+    developments (Phase 1: Research & Development; research.battle_catalog)."""
+    space, power = str(state.var("battle")), state.active_side
+    return research.battle_catalog(game, state, power, defending_power(game, state, space, power),
+                                   world(game).catalog)
+
+
 def prompt(game: Game, state: GameState, power: str, text: str, rule: str) -> Prompt:
     todo = battles(game, state, power)
-    buttons = [Button("fight", f"Fight in {s}", R_PHASE, args=FrozenMap(space=s)) for s in todo]
+    raids = bombing.raid_targets(game, state, power)
+    wait = f"Decide the strategic bombing raids first [{bombing.R_SBR}]" if raids else ""
+    buttons = [Button("fight", f"Fight in {s}", R_PHASE, enabled=not raids, reason=wait,
+                      args=FrozenMap(space=s)) for s in todo]
+    buttons += [Button("ignore", f"Ignore the submarines and transports in {s}", R_IGNORE,
+                       enabled=not raids, reason=wait, args=FrozenMap(space=s))
+                for s in todo if may_ignore(game, state, s, power)]
     reason = f"Resolve every battle first: {', '.join(todo)}" if todo else None
     return Prompt(
         power,
         text,
         rule,
         targets=FrozenMap(fight=todo),
-        buttons=(*buttons, end_step_button(reason)),
+        buttons=(*bombing.buttons(game, state, power), *buttons, end_step_button(reason)),
     )
 
 
@@ -142,6 +191,14 @@ def fight(game: Game, state: GameState, power: str, action: Action) -> Outcome:
     space = action.args.get("space")
     if not isinstance(space, str) or space not in battles(game, state, power):
         raise IllegalAction(f"There is no battle for you in {space!r} [{R_PHASE}].")
+    if bombing.raid_targets(game, state, power):
+        raise IllegalAction(f"Decide the strategic bombing raids first [{bombing.R_SBR}].")
+    first = sorted({p.location for p in assault_cargo(state, space, power)} & set(
+        battles(game, state, power)))
+    if first:
+        raise IllegalAction(f"Fight the sea battle in {', '.join(first)} first "
+                            f"[{R_AMPHIBIOUS}: 1. Sea combat].")
+    state, landing = land_assault(game, state, space, power)
     state = state.with_var("battle", space)
     att = force(attackers(game, state, space, power))
     dfn = force(defenders(game, state, space, power))
@@ -152,23 +209,175 @@ def fight(game: Game, state: GameState, power: str, action: Action) -> Outcome:
         power,
         R_PHASE,
     )
-    cat = world(game).catalog
-    groups = c.aa_groups(att, dfn, cat)
+    if not attackers(game, state, space, power):
+        return Outcome(state, (*landing, ev)).then(
+            done(game, state, f"No unit left to attack {space_name(game, space)}"))
+    if space in world(game).land and defenders(game, state, space, power) \
+            and bombard_choices(game, state, space, power):
+        frame = Frame("bombard", power, f"{game.definition.side(power).name}: bombard "
+                      f"{space_name(game, space)} before the landing?", c.R_BOMBARD,
+                      FrozenMap(space=space))
+        return Outcome(state.push_frame(frame), (*landing, ev))
+    return Outcome(state, (*landing, ev)).then(aa_fire(game, state))
+
+
+def may_ignore(game: Game, state: GameState, space: str, power: str) -> bool:
+    """A sea zone whose enemy units are only submarines and transports: the attacker may
+    ignore them (Amphibious Assaults, Step 1; Submarines: Does Not Block Enemy Movement;
+    Transports: Doesn't Block Enemy Movement)."""
+    if space not in world(game).sea:
+        return False
+    them = [p for p in enemy_units(game, state, space, power) if not p.attrs.get("on")]
+    return bool(them) and not enemy_blocking_ships(game, state, space, power)
+
+
+def ignore(game: Game, state: GameState, power: str, action: Action) -> Outcome:
+    space = action.args.get("space")
+    if not isinstance(space, str) or space not in battles(game, state, power) \
+            or not may_ignore(game, state, space, power):
+        raise IllegalAction(f"Only enemy submarines and transports alone may be ignored "
+                            f"[{R_IGNORE}].")
+    if bombing.raid_targets(game, state, power):
+        raise IllegalAction(f"Decide the strategic bombing raids first [{bombing.R_SBR}].")
+    # Not a combat: the zone's ships may still bombard (Amphibious Assaults, Step 2).
+    state = state.with_var("resolved", (*state.var("resolved", ()), "ignored:" + space))
+    return Outcome(state, (Event("combat", f"The enemy submarines and transports in "
+                                 f"{space_name(game, space)} are ignored", power, R_IGNORE),))
+
+
+def assault_cargo(state: GameState, space: str, power: str) -> tuple[Piece, ...]:
+    return tuple(sorted((p for p in state.pieces.values()
+                         if p.side == power and p.attrs.get("assault") == space),
+                        key=lambda p: p.id))
+
+
+def land_assault(game: Game, state: GameState, space: str,
+                 power: str) -> tuple[GameState, tuple[Event, ...]]:
+    """Amphibious Assaults, Step 3 (pg. 17): cargo announced for this territory lands if the
+    sea battle left its zone free of enemy surface warships (transports and submarines do
+    not count) and its transport survived; otherwise it stays aboard."""
+    evs = []
+    for p in assault_cargo(state, space, power):
+        zone = p.location
+        t = state.pieces.get(str(p.attrs.get("on", "")))
+        attrs = p.attrs.remove("assault")
+        if t is None or t.location != zone or enemy_blocking_ships(game, state, zone, power):
+            state = state.with_piece(replace(p, attrs=attrs))
+            evs.append(Event("combat", f"{game.rules.piece_name(game, p)} cannot land in "
+                             f"{space_name(game, space)}: the sea zone was not cleared",
+                             power, R_AMPHIBIOUS))
+            continue
+        attrs = attrs.remove("on").set("landed", True).set("amphibious", True).set("via", zone)
+        state = state.with_piece(replace(p, location=space, attrs=attrs))
+        evs.append(Event("move", f"{game.rules.piece_name(game, p)} lands in "
+                         f"{space_name(game, space)} from {space_name(game, zone)}", power,
+                         R_AMPHIBIOUS))
+    return state, tuple(evs)
+
+
+def aa_fire(game: Game, state: GameState) -> Outcome:
+    """Before the first round: the AA gun fires at the attacking aircraft (pg. 25)."""
+    space, power = str(state.var("battle")), state.active_side
+    att = force(attackers(game, state, space, power))
+    dfn = force(defenders(game, state, space, power))
+    groups = c.aa_groups(att, dfn, battle_values(game, state))
     if groups:
-        n = sum(g.count for g in groups)
-        return Outcome(state, (ev,)).then(
-            roll_then(
-                game,
-                state,
-                count=n,
-                sides=6,
-                purpose=f"AA fire in {space_name(game, space)}",
-                side=defending_power(game, state, space, power),
-                resume="aa",
-                rule=c.R_AA,
-            )
-        )
-    return Outcome(state, (ev,)).then(next_round(game, state))
+        return roll_then(game, state, count=c.dice_count(groups), sides=6,
+                         purpose=f"AA fire in {space_name(game, space)}",
+                         side=defending_power(game, state, space, power), resume="aa",
+                         rule=c.R_AA)
+    return next_round(game, state)
+
+
+# --- Amphibious Assaults, Step 2: Battleship & Cruiser Bombardment (pg. 17) ------------------
+
+def bombard_zones(game: Game, state: GameState, space: str,
+                  power: str) -> tuple[tuple[str, tuple[Piece, ...], int], ...]:
+    """(sea zone, its ships that may bombard, the most of them that may) for each zone the
+    assault's seaborne land units came from: no combat in that zone this turn, one ship per
+    land unit offloaded from it into this territory, each ship supports one assault."""
+    w = world(game)
+    done = set(state.var("resolved", ()))
+    landed: dict[str, int] = {}
+    for p in attackers(game, state, space, power):
+        via = p.attrs.get("via")
+        if p.attrs.get("amphibious") and isinstance(via, str) and via in w.sea:
+            landed[via] = landed.get(via, 0) + 1
+    out = []
+    for zone, n in sorted(landed.items()):
+        if zone in done:  # a sea battle there this turn: no bombardment
+            continue
+        ships = tuple(sorted((p for p in state.pieces_at(zone)
+                              if p.side == power and stats(game, p).bombard
+                              and not p.attrs.get("bombarded")),
+                             key=lambda p: (-stats(game, p).attack, p.id)))
+        if ships:
+            out.append((zone, ships, n))
+    return tuple(out)
+
+
+def bombard_choices(game: Game, state: GameState, space: str,
+                    power: str) -> tuple[tuple[str, ...], ...]:
+    """The legal sets of bombarding ships (piece ids), the strongest first, none last."""
+    per_zone: list[list[tuple[str, ...]]] = []
+    for _zone, ships, limit in bombard_zones(game, state, space, power):
+        by_type: dict[str, list[str]] = {}
+        for p in ships:
+            by_type.setdefault(p.type, []).append(p.id)
+        kinds = sorted(by_type, key=lambda t: -world(game).catalog[t].attack)
+        picks: list[tuple[str, ...]] = [()]
+        for t in kinds:
+            picks = [pk + tuple(by_type[t][:k]) for pk in picks
+                     for k in range(len(by_type[t]) + 1) if len(pk) + k <= limit]
+        picks.sort(key=lambda pk: (-len(pk), -sum(
+            world(game).catalog[state.piece(i).type].attack for i in pk)))
+        per_zone.append(picks)
+    if not per_zone:
+        return ()
+    combos: list[tuple[str, ...]] = [()]
+    for picks in per_zone:
+        combos = [a + b for a in combos for b in picks]
+    combos = [x for x in combos if x] + [()]
+    return tuple(combos[:MAX_OPTIONS] + ([()] if len(combos) > MAX_OPTIONS else []))
+
+
+def _bombard(game: Game, state: GameState, ships: tuple[str, ...]) -> Outcome:
+    space, power = str(state.var("battle")), state.active_side
+    if not ships:
+        return aa_fire(game, state)
+    evs = []
+    for pid in ships:
+        p = state.piece(pid)
+        state = state.with_piece(p.with_attr("bombarded", True))
+        evs.append(Event("combat", f"{game.rules.piece_name(game, p)} bombards "
+                         f"{space_name(game, space)}", power, c.R_BOMBARD))
+    state = state.with_var("bombard", ships)
+    groups = c.bombard_groups(force(tuple(state.piece(i) for i in ships)),
+                              battle_values(game, state))
+    return Outcome(state, tuple(evs)).then(roll_then(
+        game, state, count=c.dice_count(groups), sides=6,
+        purpose=f"Bombardment of {space_name(game, space)}", side=power, resume="bombard",
+        rule=c.R_BOMBARD))
+
+
+def pending(game: Game, state: GameState) -> tuple[Piece, ...]:
+    """Defenders in the casualty zone: hit by bombardment, they still defend in the first
+    round and are removed with its casualties (Amphibious Assaults, Step 2)."""
+    space, power = str(state.var("battle")), state.active_side
+    return tuple(p for p in defenders(game, state, space, power) if p.attrs.get("pending"))
+
+
+def _drop_pending(game: Game, state: GameState) -> tuple[GameState, tuple[Event, ...]]:
+    gone = pending(game, state)
+    if not gone:
+        return state, ()
+    evs = []
+    for p in gone:
+        state = state.without_piece(p.id)
+        evs.append(Event("combat", f"{game.rules.piece_name(game, p)} is destroyed "
+                         f"(bombardment casualty)", p.side, c.R_BOMBARD))
+    state = state.with_var("lost_total", int(state.var("lost_total", 0)) + len(gone))
+    return state, tuple(evs)
 
 
 def next_round(game: Game, state: GameState) -> Outcome:
@@ -193,9 +402,72 @@ def next_round(game: Game, state: GameState) -> Outcome:
         ),
     )
     if plan.attacker_strikes or plan.defender_strikes:
+        return ask_submerge(game, state, "attacker")
+    return fire(game, state)
+
+
+def ask_submerge(game: Game, state: GameState, role: str) -> Outcome:
+    """Submersible (pg. 30): subs that could make a Surprise Strike may submerge instead;
+    the attacker decides first, then the defender, before any dice are rolled."""
+    plan = _plan(state)
+    may = plan.attacker_strikes if role == "attacker" else plan.defender_strikes
+    subs = [p for p in _role_pieces(game, state, role) if stats(game, p).sub]
+    if may and subs:
+        space, power = str(state.var("battle")), state.active_side
+        side = power if role == "attacker" else defending_power(game, state, space, power)
+        frame = Frame("submerge", side, f"{game.definition.side(side).name}: your "
+                      f"submarines in {space_name(game, space)} make a Surprise Strike or "
+                      f"submerge?", R_SUBMERSIBLE, FrozenMap(role=role))
+        return Outcome(state.push_frame(frame))
+    if role == "attacker":
+        return ask_submerge(game, state, "defender")
+    return _strike_or_fire(game, state)
+
+
+def _strike_or_fire(game: Game, state: GameState) -> Outcome:
+    """After the submerge choices: the battle may be over, else Step 2 strikes, else Step 3."""
+    settled = settle(game, state)
+    if settled is not None:
+        return settled
+    space, power = str(state.var("battle")), state.active_side
+    old = _plan(state)
+    now = c.round_plan(force(attackers(game, state, space, power)),
+                       force(defenders(game, state, space, power)), battle_values(game, state))
+    state = state.with_var("battle_plan", (now.attacker_strikes, now.defender_strikes,
+                                           old.attacker_air_hits_subs,
+                                           old.defender_air_hits_subs))
+    if now.attacker_strikes or now.defender_strikes:
         return _roll_groups(game, state, _strike_groups(game, state), "Submarine Surprise Strike",
                             "strike", c.R_STEP2)
     return fire(game, state)
+
+
+def _submerge_prompt(game: Game, state: GameState, frame: Frame) -> Prompt:
+    n = sum(1 for p in _role_pieces(game, state, str(frame.data["role"])) if stats(game, p).sub)
+    buttons = [Button("submerge", "Surprise Strike with every submarine", c.R_STEP2,
+                      args=FrozenMap(count=0))]
+    buttons += [Button("submerge", f"Submerge {k} submarine{'s' * (k > 1)}"
+                       + (" (the others strike)" if k < n else ""), R_SUBMERSIBLE,
+                       args=FrozenMap(count=k)) for k in range(n, 0, -1)]
+    return Prompt(frame.side, frame.text, frame.rule, buttons=tuple(buttons))
+
+
+def _submerge_apply(game: Game, state: GameState, frame: Frame, action: Action) -> Outcome:
+    role = str(frame.data["role"])
+    subs = sorted((p for p in _role_pieces(game, state, role) if stats(game, p).sub),
+                  key=lambda p: (not p.attrs.get("damaged"), p.id))
+    k = action.args.get("count")
+    if action.verb != "submerge" or not isinstance(k, int) or not 0 <= k <= len(subs):
+        raise IllegalAction(f"Submerge 0 to {len(subs)} submarines [{R_SUBMERSIBLE}].")
+    _, state = state.pop_frame()
+    evs = []
+    for p in subs[:k]:
+        state = state.with_piece(p.with_attr("submerged", True))
+        evs.append(Event("combat", f"{game.rules.piece_name(game, p)} submerges: out of this "
+                         f"combat", p.side, R_SUBMERSIBLE))
+    nxt = ask_submerge(game, state, "defender") if role == "attacker" \
+        else _strike_or_fire(game, state)
+    return Outcome(state, tuple(evs)).then(nxt)
 
 
 def _roll_groups(game: Game, state: GameState, groups: Any, what: str, resume: str,
@@ -203,7 +475,7 @@ def _roll_groups(game: Game, state: GameState, groups: Any, what: str, resume: s
     """Both sides' dice for this step of the battle, rolled together (General Combat)."""
     ga, gd = groups
     space = str(state.var("battle"))
-    return roll_then(game, state, count=sum(g.count for g in (*ga, *gd)), sides=6,
+    return roll_then(game, state, count=c.dice_count((*ga, *gd)), sides=6,
                      purpose=f"{what} in {space_name(game, space)}", side=state.active_side,
                      resume=resume, rule=rule)
 
@@ -217,7 +489,7 @@ def _sides(game: Game, state: GameState) -> tuple[c.Force, c.Force, c.Catalog, c
     """The battle's attacking and defending forces now, the catalog, and the round's plan."""
     space, power = str(state.var("battle")), state.active_side
     return (force(attackers(game, state, space, power)),
-            force(defenders(game, state, space, power)), world(game).catalog, _plan(state))
+            force(defenders(game, state, space, power)), battle_values(game, state), _plan(state))
 
 
 def _strike_groups(
@@ -252,17 +524,35 @@ def fire(game: Game, state: GameState) -> Outcome:
 def resume(game: Game, state: GameState, kind: str, dice: tuple[int, ...]) -> Outcome:
     space = str(state.var("battle"))
     power = state.active_side
-    cat = world(game).catalog
+    cat = battle_values(game, state)
     att = force(attackers(game, state, space, power))
     dfn = force(defenders(game, state, space, power))
+    if kind == "bombard":
+        ships = tuple(state.piece(i) for i in state.var("bombard", ()) if i in state.pieces)
+        groups = c.bombard_groups(force(ships), cat)
+        hits = c.hits_of(groups, c.group_hits(groups, dice))
+        state = state.with_var("battle_step", "bombard")
+        ev = Event("combat", f"Bombardment of {space_name(game, space)}: {hits.total} hits",
+                   power, c.R_BOMBARD)
+        before = len(state.frames)
+        state = push_casualties(game, state, "bombard", hits, False,
+                                defending_power(game, state, space, power))
+        if len(state.frames) == before:
+            return Outcome(state, (ev,)).then(aa_fire(game, state))
+        return Outcome(state, (ev,))
     if kind == "aa":
         groups = c.aa_groups(att, dfn, cat)
         lost = c.aa_losses(groups, c.group_hits(groups, dice))
         state, evs = remove(game, state, attackers(game, state, space, power), lost)
+        # Paratroopers (Breakthrough Chart 1): the infantry of a bomber shot down is lost.
+        gone = research.stranded_paratroopers(state, space)
+        if gone:
+            state, more = remove(game, state, gone, c.Casualties(force(gone).units))
+            evs += more
         return Outcome(state, evs).then(next_round(game, state))
     strike = kind == "strike"
     ga, gd = _strike_groups(game, state) if strike else _fire_groups(game, state)
-    na = sum(g.count for g in ga)
+    na = c.dice_count(ga)
     att_hits = c.hits_of(ga, c.group_hits(ga, dice[:na]))
     def_hits = c.hits_of(gd, c.group_hits(gd, dice[na:]))
     plan = _plan(state)
@@ -301,8 +591,10 @@ def push_casualties(
     frame = Frame(
         "casualties",
         side,
-        f"{who}: choose casualties in {space_name(game, space)} ({hits.total} hits).",
-        c.R_STEP5 if role == "defender" else c.R_STEP3,
+        f"{who}: choose casualties in {space_name(game, space)} ({hits.total} hits)"
+        + (": they go to the casualty zone and still defend in the first round."
+           if role == "bombard" else "."),
+        c.R_BOMBARD if role == "bombard" else c.R_STEP5 if role == "defender" else c.R_STEP3,
         FrozenMap(role=role, hits=(hits.general, hits.air, hits.sub), air_subs=air_subs),
     )
     return state.push_frame(frame)
@@ -313,7 +605,8 @@ def _role_pieces(game: Game, state: GameState, role: str) -> tuple[Piece, ...]:
     power = state.active_side
     if role == "attacker":
         return attackers(game, state, space, power)
-    return defenders(game, state, space, power)
+    # Units already in the casualty zone (bombardment) cannot be chosen again.
+    return tuple(p for p in defenders(game, state, space, power) if not p.attrs.get("pending"))
 
 
 def _frame_hits(frame: Frame) -> tuple[c.Hits, bool]:
@@ -334,6 +627,16 @@ def options(game: Game, state: GameState, frame: Frame) -> tuple[c.Casualties, .
 
 def frame_prompt(game: Game, state: GameState, frame: Frame) -> Prompt:
     cat = world(game).catalog
+    if frame.kind == "submerge":
+        return _submerge_prompt(game, state, frame)
+    if frame.kind == "bombard":
+        space = str(frame.data["space"])
+        choices = bombard_choices(game, state, space, state.active_side)
+        return Prompt(frame.side, frame.text, frame.rule, buttons=tuple(
+            Button("bombard", ("Default: " if i == 0 and ch else "") + (", ".join(
+                f"{game.rules.piece_name(game, state.piece(pid))}" for pid in ch)
+                or "No bombardment"), c.R_BOMBARD, args=FrozenMap(ships=ch))
+            for i, ch in enumerate(choices)))
     if frame.kind == "press":
         opts = retreat_options(game, state)
         return Prompt(
@@ -365,6 +668,17 @@ def frame_prompt(game: Game, state: GameState, frame: Frame) -> Prompt:
 
 def frame_apply(game: Game, state: GameState, frame: Frame, action: Action) -> Outcome:
     cat = world(game).catalog
+    if frame.kind == "submerge":
+        return _submerge_apply(game, state, frame, action)
+    if frame.kind == "bombard":
+        ships = action.args.get("ships", ())
+        choices = bombard_choices(game, state, str(frame.data["space"]), state.active_side)
+        if action.verb != "bombard" or not isinstance(ships, tuple) or tuple(ships) not in {
+                tuple(ch) for ch in choices}:
+            raise IllegalAction(f"Choose the bombarding ships: at most one per land unit "
+                                f"offloaded from their sea zone [{c.R_BOMBARD}].")
+        _, state = state.pop_frame()
+        return _bombard(game, state, tuple(ships))
     if frame.kind == "press":
         if action.verb not in ("press", "retreat"):
             raise IllegalAction(f"Press the attack or retreat [{c.R_STEP6}].")
@@ -393,6 +707,14 @@ def frame_apply(game: Game, state: GameState, frame: Frame, action: Action) -> O
     if why:
         raise IllegalAction(why)
     _, state = state.pop_frame()
+    if frame.data["role"] == "bombard":  # to the casualty zone: they defend in round one
+        evs_b = []
+        for unit, n in cas.lost:
+            for p in [q for q in pieces if q.type == unit][:n]:
+                state = state.with_piece(p.with_attr("pending", True))
+                evs_b.append(Event("combat", f"{game.rules.piece_name(game, p)} is hit by the "
+                                   f"bombardment (casualty zone)", p.side, c.R_BOMBARD))
+        return Outcome(state, tuple(evs_b)).then(aa_fire(game, state))
     state, evs = remove(game, state, pieces, cas)
     if state.frames and state.top_frame is not None and state.top_frame.kind == "casualties":
         return Outcome(state, evs)
@@ -404,6 +726,9 @@ def frame_apply(game: Game, state: GameState, frame: Frame, action: Action) -> O
 def after_round(game: Game, state: GameState) -> Outcome:
     space = str(state.var("battle"))
     power = state.active_side
+    state, evs = _drop_pending(game, state)  # Step 5 of round one (Amphibious Assaults)
+    if evs:
+        return Outcome(state, evs).then(after_round(game, state))
     settled = settle(game, state)
     if settled is not None:
         return settled
@@ -424,15 +749,15 @@ def settle(game: Game, state: GameState) -> Outcome | None:
     power = state.active_side
     cat = world(game).catalog
     a_pieces = attackers(game, state, space, power)
-    d_pieces = defenders(game, state, space, power)
+    d_pieces = _role_pieces(game, state, "defender")
     final, result = c.conclude(
-        c.BattleState(force(a_pieces), force(d_pieces)),
+        c.BattleState(force(a_pieces), force(d_pieces), force(pending(game, state))),
         cat,
         attacker_can_retreat=may_retreat(game, state),
     )
     if result is None:
         return None
-    evs: tuple[Event, ...] = ()
+    state, evs = _drop_pending(game, state)
     for pieces, left in ((a_pieces, final.attacker), (d_pieces, final.defender)):
         have = force(pieces)
         gone = {u: n - left.count(u) for u, n in have.units if n > left.count(u)}
@@ -529,8 +854,9 @@ def retreat(game: Game, state: GameState, to: str | None = None) -> Outcome:
         if to is None or stats(game, p).air or p.attrs.get("amphibious"):
             continue  # Amphibious Assaults: units from transports never retreat (pg. 17)
         for q in state.pieces_at(space):
-            if q.attrs.get("on") == p.id:
-                state = state.with_piece(replace(q, location=to))
+            if q.attrs.get("on") == p.id:  # a retreating transport cannot offload this turn
+                attrs = q.attrs.remove("assault") if "assault" in q.attrs else q.attrs
+                state = state.with_piece(replace(q, location=to, attrs=attrs))
         state = state.with_piece(replace(p, location=to))
         evs.append(
             Event(
@@ -547,6 +873,9 @@ def retreat(game: Game, state: GameState, to: str | None = None) -> Outcome:
 
 def done(game: Game, state: GameState, text: str) -> Outcome:
     space = str(state.var("battle"))
+    for p in state.pieces_at(space):  # submerged subs are back on the map (pg. 30)
+        if p.attrs.get("submerged"):
+            state = state.with_piece(replace(p, attrs=p.attrs.remove("submerged")))
     state = state.with_var("battle", None)
     state = state.with_var("resolved", tuple(state.var("resolved", ())) + (space,))
     return Outcome(state, (Event("combat", text, state.active_side, R_PHASE),))
@@ -628,8 +957,28 @@ def capture(game: Game, state: GameState, space: str, power: str) -> Outcome:
 
 
 def repair(game: Game, state: GameState) -> GameState:
-    """Battleships: Two Hits to Destroy (pg. 28): repaired once the combat is over."""
+    """Battleships: Two Hits to Destroy (pg. 28): repaired once the combat is over.
+    Interceptors land back in their territory; if it was captured they move one space to a
+    friendly territory, else are lost (Fighter Escorts and Interceptors, pg. 24; the first
+    such territory in board order is taken: a choice of ours, the defender is not asked)."""
     for p in state.pieces.values():
         if p.attrs.get("damaged"):
             state = state.with_piece(replace(p, attrs=p.attrs.remove("damaged")))
+    w = world(game)
+    for p in sorted(state.pieces.values(), key=lambda q: q.id):
+        if not p.attrs.get("intercepting"):
+            continue
+        q = replace(p, attrs=p.attrs.remove("intercepting"))
+        ctl = controller(state, p.location)
+        if ctl and allied(game, ctl, p.side):
+            state = state.with_piece(q)
+            continue
+        to = [n for n in w.neighbors[p.location] if n in w.land and controller(state, n)
+              and allied(game, controller(state, n), p.side)
+              and not enemy_units(game, state, n, p.side)]
+        if to:
+            state = state.with_piece(replace(q, location=to[0]))
+        else:
+            state = state.without_piece(p.id).with_var(
+                "lost_total", int(state.var("lost_total", 0)) + 1)
     return state

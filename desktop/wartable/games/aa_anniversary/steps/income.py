@@ -1,4 +1,6 @@
-"""Phase 7: Collect Income (pg. 22) and How to Win (victory cities, pg. 6)."""
+"""Phase 7: Collect Income (pg. 22) and How to Win (victory cities, pg. 6).
+
+War Bonds (Breakthrough Chart 1) adds 1d6 IPCs after the income (steps/research.py)."""
 
 from __future__ import annotations
 
@@ -6,7 +8,7 @@ from dataclasses import replace
 
 from wartable.engine.actions import Event, Outcome
 from wartable.engine.rules import Game
-from wartable.games.aa_anniversary.steps import objectives
+from wartable.games.aa_anniversary.steps import objectives, research
 from wartable.games.aa_anniversary.steps.common import controller, ipcs, with_ipcs, world
 from wartable.model.state import GameState
 
@@ -26,10 +28,11 @@ def collect(game: Game, state: GameState, power: str) -> Outcome:
     is on; steps/objectives.py)."""
     n = production(game, state, power)
     state = with_ipcs(state, power, ipcs(state, power) + n)
-    return Outcome(state, (Event("income", f"{game.definition.side(power).name} collects {n} "
-                                 f"IPCs ({ipcs(state, power)} in the treasury)", power,
-                                 R_INCOME),)).then(
+    out = Outcome(state, (Event("income", f"{game.definition.side(power).name} collects {n} "
+                                f"IPCs ({ipcs(state, power)} in the treasury)", power,
+                                R_INCOME),)).then(
         replace(objectives.collect_bonus(game, state, power), auto_end=True))
+    return out.then(research.war_bonds(game, out.state, power))  # War Bonds: 1d6 more IPCs
 
 
 def victory_cities(game: Game, state: GameState, alliance: str) -> int:

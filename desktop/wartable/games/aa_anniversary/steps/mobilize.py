@@ -19,6 +19,8 @@ from wartable.core.frozen import FrozenMap
 from wartable.engine.actions import Action, Event, Outcome, Prompt
 from wartable.engine.loop import end_step_button
 from wartable.engine.rules import Game
+from wartable.games.aa_anniversary import research
+from wartable.games.aa_anniversary.steps import bombing
 from wartable.games.aa_anniversary.steps.common import (
     MOBILIZATION,
     controller,
@@ -50,7 +52,11 @@ def factories(game: Game, state: GameState, power: str) -> tuple[str, ...]:
 
 
 def room(game: Game, state: GameState, space: str) -> int:
-    return world(game).ipc.get(space, 0) - int(state.var("placed", FrozenMap()).get(space, 0))
+    ipc = world(game).ipc.get(space, 0)
+    bonus = research.factory_bonus(game, state, controller(state, space), ipc)  # Increased FP
+    # Each damage marker is one unit less (Industrial Complexes, Damaged Factories, pg. 25).
+    dmg = bombing.damage(game, state, space)
+    return ipc + bonus - dmg - int(state.var("placed", FrozenMap()).get(space, 0))
 
 
 def destinations(game: Game, state: GameState, piece: Piece) -> dict[str, str]:

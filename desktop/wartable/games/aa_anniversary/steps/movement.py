@@ -18,13 +18,20 @@ territory into a sea zone holding one of its power's transports with room (capac
 infantry take 2, other land units 3, so two infantry or one infantry and one other unit);
 its cargo moves with the transport; a unit at sea unloads into an adjacent territory (in
 Combat Move a hostile one: an amphibious assault) and then moves no more, and the transport
-that unloaded moves no more. A sea zone holding enemy units is not unloaded from (fight the
-sea battle first is not modelled). Chinese units never board (China Rules). Transports do not
-enter sea zones with enemy warships in Combat Move (they may not attack alone).
+that unloaded moves no more. Chinese units never board (China Rules). A unit may board a
+friendly power's transport on its own turn, is carried on the transport owner's turn, and
+offloads on a later turn of its own (Transports: Loading and Offloading).
+In Combat Move a transport may end its move in a sea zone with enemy warships where a unit
+of its power with an attack value already is (a sea battle follows; Transports, pg. 15, 31),
+and its cargo may be announced for an amphibious assault from
+there (attr `assault` = the territory): it stays aboard and lands when the land battle is
+fought, if the sea battle cleared the zone of enemy surface warships (Amphibious Assaults,
+Step 3; steps/battle.py). Noncombat Move never offloads in a zone holding enemy units.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 
 from wartable.core.errors import IllegalAction
@@ -33,6 +40,8 @@ from wartable.engine.actions import Action, Event, Outcome, Prompt
 from wartable.engine.loop import end_step_button
 from wartable.engine.paths import reachable
 from wartable.engine.rules import Game
+from wartable.games.aa_anniversary import research
+from wartable.games.aa_anniversary.steps import straits
 from wartable.games.aa_anniversary.steps.common import (
     MOBILIZATION,
     allied,
@@ -103,19 +112,28 @@ def transport_room(game: Game, state: GameState, transport: Piece) -> int:
 
 
 def transport_for(game: Game, state: GameState, piece: Piece, sea: str) -> Piece | None:
-    """A transport of the unit's power in `sea` with room for it, lowest id first."""
+    """A transport of the unit's power, else of a friendly power (Transports: Carry Land
+    Units), in `sea` with room for it, lowest id first."""
     need = int(game.definition.unit_types[piece.type].extra.get("transport_cost", 0))
     if need <= 0 or piece.side == "china":
         return None
-    for t in sorted(state.pieces_at(sea), key=lambda x: x.id):
+    for t in sorted(state.pieces_at(sea), key=lambda x: (x.side != piece.side, x.id)):
         if (
-            t.side == piece.side
+            allied(game, t.side, piece.side)
             and stats(game, t).transport
             and not t.attrs.get("unloaded")
             and transport_room(game, state, t) >= need
         ):
             return t
     return None
+
+
+def escorted(game: Game, state: GameState, sea: str, power: str) -> bool:
+    """Transports: No Combat Value (pg. 31): a transport enters a sea zone with enemy
+    warships in Combat Move only where a unit of its power with an attack value is already
+    there (move the escort first), since transports may not attack alone."""
+    return any(q.side == power and stats(game, q).attack > 0 and not q.attrs.get("on")
+               for q in state.pieces_at(sea))
 
 
 def can_move(game: Game, piece: Piece, combat: bool) -> bool:
@@ -141,16 +159,29 @@ def move_costs(game: Game, state: GameState, piece: Piece, combat: bool) -> dict
     s = stats(game, piece)
     power = piece.side
     if piece.attrs.get("on"):
-        if enemy_units(game, state, piece.location, power):
+        if piece.attrs.get("assault"):
+            return {}  # announced for an amphibious assault: lands in Conduct Combat
+        boat = state.pieces.get(str(piece.attrs["on"]))
+        if boat is not None and boat.side != power and (
+                piece.attrs.get("cm") or piece.attrs.get("nm")):
+            return {}  # on a friendly power's transport: offloads on a later turn of its own
+        # Hostile: enemy surface warships; submarines and transports are ignored (Transports).
+        contested = enemy_blocking_ships(game, state, piece.location, power)
+        if contested and not combat:
             return {}
+        # "A transport cannot offload in two territories during a single turn."
+        only = boat.attrs.get("unloaded") if boat is not None else None
         return {
             t: 0.0
             for t in w.neighbors[piece.location]
             if t in w.land
+            and (not isinstance(only, str) or t == only)
             and t not in w.neutral
-            and (combat or not hostile_land(game, state, t, power))
+            and (hostile_land(game, state, t, power) if contested
+                 else combat or not hostile_land(game, state, t, power))
         }
-    budget = float(game.definition.unit_types[piece.type].movement) - float(
+    # Long-Range Aircraft (Breakthrough Chart 2) lengthens the range.
+    budget = float(research.movement(game, state, power, piece.type)) - float(
         piece.attrs.get("mp", 0)
     )
     if budget <= 0:
@@ -186,7 +217,10 @@ def move_costs(game: Game, state: GameState, piece: Piece, combat: bool) -> dict
                 return None
             if not canal_open(game, state, a, b, power):
                 return None
-            if (not combat or s.transport) and enemy_blocking_ships(game, state, b, power):
+            if straits.blocked(game, state, a, b):  # Dardanelles closed (optional rule)
+                return None
+            if enemy_blocking_ships(game, state, b, power) and (not combat or (
+                    s.transport and not escorted(game, state, b, power))):
                 return None
             return 1.0
 
@@ -215,10 +249,41 @@ def move_costs(game: Game, state: GameState, piece: Piece, combat: bool) -> dict
 
     reach = reachable(piece.location, budget, neighbours, land_cost, land_stop)
     out = {loc: c for loc, c in reach.cost.items() if loc != piece.location}
+    for loc, c in _with_carrier(game, state, piece, combat, land_cost, land_stop).items():
+        out.setdefault(loc, c)
     # Loading: a unit in a coastal territory boards a transport in an adjacent sea zone.
     for sz in w.neighbors[piece.location]:
         if sz in w.sea and transport_for(game, state, piece, sz) is not None:
             out[sz] = budget
+    return out
+
+
+def _with_carrier(game: Game, state: GameState, piece: Piece, combat: bool,
+                  land_cost: Callable[[str, str], float | None],
+                  land_stop: Callable[[str], bool]) -> dict[str, float]:
+    """Breakthrough Chart 1: an infantry goes two spaces along with a tank (Mechanized
+    Infantry) or is flown by a bomber that stopped in the first territory it entered that was
+    hostile at the start of the turn (Paratroopers); see research.carriers."""
+    w = world(game)
+    out: dict[str, float] = {}
+    captured = set(state.var("captured", ()))
+
+    def hostile_then(s: str) -> bool:
+        return s in w.land and (s in captured or hostile_land(game, state, s, piece.side))
+
+    for dest, (mark, cid) in research.carriers(game, state, piece, combat).items():
+        if mark == research.MECH_MARK:
+            far = research.mechanized_movement(game, state, piece.side, piece.type)[0]
+            reach = reachable(piece.location, float(far), w.neighbors.__getitem__, land_cost,
+                              land_stop)
+        elif hostile_then(dest):
+            rng = research.movement(game, state, piece.side, state.piece(cid).type)
+            reach = reachable(piece.location, float(rng), w.neighbors.__getitem__,
+                              lambda a, b: None if b in w.neutral else 1.0, hostile_then)
+        else:
+            continue
+        if dest in reach.cost:
+            out[dest] = reach.cost[dest]
     return out
 
 
@@ -363,6 +428,12 @@ def move(game: Game, state: GameState, power: str, action: Action, combat: bool)
     )
     if "origin" not in attrs:
         attrs = attrs.set("origin", p.location)
+    carrier = research.carriers(game, state, p, combat).get(to)
+    if carrier and to not in world(game).neighbors[p.location]:  # beyond a one-space move
+        attrs = attrs.set(carrier[0], carrier[1])
+        events.append(Event("move", f"{name} moves with "
+                            f"{game.rules.piece_name(game, state.piece(carrier[1]))}", power,
+                            research.carrier_rule(game, carrier[0])))
     w = world(game)
     # The space it entered the destination from: where an attack may retreat to (Step 6).
     via = [
@@ -372,13 +443,28 @@ def move(game: Game, state: GameState, power: str, action: Action, combat: bool)
         or (mc.get(n, -1.0) == mc[to] - 1 and not hostile_land(game, state, n, power))
     ]
     attrs = attrs.set("via", via[0]) if via else attrs
+    if p.attrs.get("on") and combat and enemy_blocking_ships(game, state, p.location, power):
+        # Amphibious Assaults: the sea battle comes first; the unit stays aboard until then.
+        t = state.pieces.get(str(p.attrs["on"]))
+        if t is not None:
+            state = state.with_piece(t.with_attr("unloaded", to))  # one territory a turn
+        attrs = p.attrs.set("cm", True).set("assault", to).set("via", p.location)
+        events[0] = Event(
+            "move",
+            f"{name} will land in {space_name(game, to)} from {space_name(game, p.location)} "
+            f"once the sea battle there is won",
+            power,
+            "Amphibious Assaults (pg. 17)",
+        )
+        return Outcome(state.with_piece(replace(p, attrs=attrs)), tuple(events))
     if p.attrs.get("on"):  # unloading: the unit and its transport move no more
         t = state.pieces.get(str(p.attrs["on"]))
-        attrs = attrs.remove("on").set("landed", True)
+        # via = the sea zone it landed from (bombardment limits, Amphibious Assaults).
+        attrs = attrs.remove("on").set("landed", True).set("via", p.location)
         if combat and hostile_land(game, state, to, power):
             attrs = attrs.set("amphibious", True)
         if t is not None:
-            state = state.with_piece(t.with_attr("unloaded", True))
+            state = state.with_piece(t.with_attr("unloaded", to))  # one territory a turn
         events[0] = Event(
             "move",
             f"{name} unloads {space_name(game, p.location)} → {space_name(game, to)}",
@@ -395,14 +481,42 @@ def move(game: Game, state: GameState, power: str, action: Action, combat: bool)
     elif stats(game, p).transport:
         for cg in cargo(state, p):
             state = state.with_piece(replace(cg, location=to))
+    elif _carrier_capacity(game, p) > 0:
+        for g in guests(game, state, p):
+            state = state.with_piece(replace(g, location=to, attrs=g.attrs.set("on", p.id)))
     state = state.with_piece(replace(p, location=to, attrs=attrs))
     return Outcome(state, tuple(events))
 
 
+def _carrier_capacity(game: Game, piece: Piece) -> int:
+    return int(game.definition.unit_types[piece.type].extra.get("carrier_capacity", 0))
+
+
+def guests(game: Game, state: GameState, carrier: Piece) -> tuple[Piece, ...]:
+    """Guest fighters that move with a carrier as cargo (Special Combat Movement: Aircraft
+    Carriers, pg. 15: "Guest fighters belonging to a friendly power on board another power's
+    carrier must remain on board as cargo if the carrier moves"): those already aboard, then
+    the friendly powers' fighters in its zone that the other carriers staying there cannot
+    hold (which carrier a guest sits on is not tracked otherwise: a choice of ours)."""
+    here = state.pieces_at(carrier.location)
+    aboard = [q for q in here if q.attrs.get("on") == carrier.id]
+    free = sorted((q for q in here if q.type == "fighter" and q.side != carrier.side
+                   and allied(game, q.side, carrier.side) and not q.attrs.get("on")),
+                  key=lambda q: q.id)
+    others = sum(_carrier_capacity(game, q) for q in here
+                 if q.id != carrier.id and allied(game, q.side, carrier.side))
+    take = min(max(0, len(free) - others), _carrier_capacity(game, carrier) - len(aboard))
+    return (*aboard, *free[:max(0, take)])
+
+
 def land_aircraft(game: Game, state: GameState, power: str) -> Outcome:
-    """End of Noncombat Move: aircraft that could not land are lost (pg. 26)."""
+    """End of Noncombat Move: aircraft that could not land are lost (pg. 26). Guest fighters
+    carried as cargo this turn are cargo no longer (they defend with the carrier)."""
     events = []
     lost = 0
+    for p in list(state.pieces.values()):
+        if p.attrs.get("on") and stats(game, p).air:
+            state = state.with_piece(replace(p, attrs=p.attrs.remove("on")))
     for p in sorted(state.pieces.values(), key=lambda x: x.id):
         if p.side != power or not stats(game, p).air or p.location == MOBILIZATION:
             continue

@@ -3,7 +3,7 @@
 A power buys any units its IPCs pay for, one "buy" at a time; they wait in the
 mobilization zone until Phase 6. China buys nothing: as its purchase phase begins it sets
 aside one infantry for every two Chinese territories not under Axis control.
-Not modelled: repair of damaged industrial complexes (strategic bombing is not modelled).
+Repairs of damaged industrial complexes are bought here too (steps/bombing.py).
 """
 
 from __future__ import annotations
@@ -13,6 +13,8 @@ from wartable.core.frozen import FrozenMap
 from wartable.engine.actions import Action, Button, Event, Outcome, Prompt
 from wartable.engine.loop import end_step_button
 from wartable.engine.rules import Game
+from wartable.games.aa_anniversary import research
+from wartable.games.aa_anniversary.steps import bombing
 from wartable.games.aa_anniversary.steps.common import (
     MOBILIZATION,
     allied,
@@ -38,14 +40,15 @@ def prompt(game: Game, state: GameState, power: str, text: str, rule: str) -> Pr
     have = ipcs(state, power)
     buttons = []
     for uid in game.definition.unit_types:
-        k = cost(game, uid)
+        k = research.unit_cost(game, state, power, uid)  # Improved Shipyards
         buttons.append(Button("buy", f"{game.definition.unit_types[uid].name} ({k} IPCs)",
                               R_PURCHASE, enabled=k <= have,
                               reason="" if k <= have else f"{have} IPCs left",
                               args=FrozenMap(unit=uid)))
     return Prompt(power, f"{text} {have} IPCs left.", rule,
                   targets=FrozenMap(buy=tuple(game.definition.unit_types)),
-                  buttons=(*buttons, end_step_button()))
+                  buttons=(*buttons, *bombing.repair_buttons(game, state, power),
+                           end_step_button()))
 
 
 def new_piece(state: GameState, power: str, unit: str) -> tuple[GameState, Piece]:
@@ -61,7 +64,7 @@ def buy(game: Game, state: GameState, power: str, action: Action) -> Outcome:
         raise IllegalAction(f"China does not buy units [{R_CHINA}].")
     if not isinstance(unit, str) or unit not in game.definition.unit_types:
         raise IllegalAction(f"There is no unit type {unit!r}.")
-    k = cost(game, unit)
+    k = research.unit_cost(game, state, power, unit)  # Improved Shipyards
     have = ipcs(state, power)
     if k > have:
         raise IllegalAction(f"A {unit} costs {k} IPCs; you have {have} [{R_PURCHASE}].")
