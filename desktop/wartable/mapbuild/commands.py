@@ -300,6 +300,8 @@ def cmd_locate(args: argparse.Namespace) -> int:
 def cmd_render(args: argparse.Namespace) -> int:
     m, path = find_map(args.map)
     module = importlib.import_module(RENDERER)
+    if isinstance(m, AreaMap):
+        return _render_area(m, args, module)
     render_hex_map: Callable[..., Any] = args.renderer or module.render_hex_map
     overlay_cls = module.Overlay
     if not (args.scale > 0 and math.isfinite(args.scale)):
@@ -320,6 +322,33 @@ def cmd_render(args: argparse.Namespace) -> int:
         overlays = geography_overlays(m, overlay_cls)
     img = render_hex_map(m, scale=args.scale, overlays=overlays, crop=crop,
                          regions=args.regions)
+    try:
+        img.save(args.output)
+    except OSError as e:
+        raise WartableError(f"cannot write {args.output}: {e.strerror or e}") from e
+    print(f"{m.id}: {img.size[0]} x {img.size[1]} px -> {args.output}")
+    return 0
+
+
+def _render_area(m: AreaMap, args: argparse.Namespace, module: Any) -> int:
+    """An area map through the print renderer; --scale is pixels across a typical space and
+    --crop SPACE[,N] shows that space with N of its own widths around it."""
+    if not (args.scale > 0 and math.isfinite(args.scale)):
+        raise WartableError(f"--scale must be a positive number of pixels, not {args.scale}")
+    if args.geography or args.regions:
+        raise WartableError(f"{m.id} is an area map: --geography and --regions draw hex maps "
+                            "only")
+    crop = None
+    if args.crop:
+        name, _, radius = args.crop.partition(",")
+        try:
+            poly = m.space(name).polygon
+        except KeyError as e:
+            raise WartableError(str(e.args[0])) from None
+        x0, y0, x1, y1 = poly.bounds
+        r = (int(radius) if radius else 2) * max(x1 - x0, y1 - y0, 1e-9)
+        crop = (x0 - r, y0 - r, x1 + r, y1 + r)
+    img = module.render_area_map(m, scale=args.scale, crop=crop)
     try:
         img.save(args.output)
     except OSError as e:

@@ -27,7 +27,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import shapely  # type: ignore[import-untyped,unused-ignore]
@@ -66,7 +66,9 @@ from wartable.mapbuild.report import (
     ControlResult,
 )
 from wartable.mapbuild.sources import GeoLayers
+from wartable.mapbuild.sources import Place as GeoPlace
 from wartable.mapbuild.spec import PLACE_ROLES, GridSpec, HexMapSpec
+from wartable.mapbuild.warp import ThinPlateSpline, fit_tps
 from wartable.maps.model import HexInfo, HexMap, OffMapBox, Place
 
 __all__ = ["BuildResult", "Georef", "build_hex_map", "fit_grid", "map_coords",
@@ -81,16 +83,21 @@ SQRT3 = math.sqrt(3.0)
 
 @dataclass(frozen=True, slots=True)
 class Georef:
-    """Longitude/latitude ↔ map units: the projection, then the fitted similarity."""
+    """Longitude/latitude ↔ map units: the projection, the fitted similarity, and the
+    spec's optional local warp (`warp.py`) after it."""
 
     projection: LambertConformalConic
     transform: Similarity  # projected km (x east, y south) -> map units
+    warp: ThinPlateSpline | None = None  # map units -> map units
 
     def to_map(self, lon: float, lat: float) -> tuple[float, float]:
         x, y = self.projection.forward(lon, lat)
-        return self.transform.apply(x, -y)
+        u, v = self.transform.apply(x, -y)
+        return self.warp.apply(u, v) if self.warp else (u, v)
 
     def to_lonlat(self, x: float, y: float) -> tuple[float, float]:
+        if self.warp:
+            x, y = self.warp.invert(x, y)
         kx, ky = self.transform.invert(x, y)
         return self.projection.inverse(kx, -ky)
 
@@ -100,19 +107,33 @@ class Georef:
 
     def to_dict(self) -> dict[str, Any]:
         p, t = self.projection, self.transform
-        return {
+        out: dict[str, Any] = {
             "projection": {"type": "lambert_conformal_conic", "lat0": p.lat0, "lon0": p.lon0,
                            "lat1": p.lat1, "lat2": p.lat2},
             "similarity": {"a": _r(t.a), "b": _r(t.b), "tx": _r(t.tx), "ty": _r(t.ty)},
             "note": "map (x, y) = similarity applied to the projection's (x km east, "
                     "-y km north); map units are miles at the printed scale",
         }
+        if self.warp:
+            out["warp"] = self.warp.to_dict()
+            out["note"] += "; then the thin-plate spline 'warp' (map units to map units)"
+        return out
 
     @staticmethod
     def from_dict(d: dict[str, Any]) -> Georef:
         p, s = d["projection"], d["similarity"]
+        w = d.get("warp")
         return Georef(LambertConformalConic(p["lat0"], p["lon0"], p["lat1"], p["lat2"]),
-                      Similarity(s["a"], s["b"], s["tx"], s["ty"]))
+                      Similarity(s["a"], s["b"], s["tx"], s["ty"]),
+                      ThinPlateSpline.from_dict(w) if w else None)
+
+
+def with_spec_points(layers: GeoLayers, spec: HexMapSpec) -> GeoLayers:
+    """The layers with the spec's own [[point]] places added (places.geojson wins)."""
+    have = {p.name for p in layers.places}
+    extra = tuple(GeoPlace(p.name, p.kind, p.lon, p.lat, None, p.source)
+                  for p in spec.points if p.name not in have)
+    return replace(layers, places=layers.places + extra) if extra else layers
 
 
 def _r(v: float) -> float:
@@ -331,14 +352,17 @@ def fit_grid(spec: HexMapSpec, layers: GeoLayers, grid: GridSpec | None = None,
              problem: _FitProblem | None = None) -> FitResult:
     """Fit one grid variant (default: the spec's) to the control points and constraints."""
     grid = grid or spec.grid
+    layers = with_spec_points(layers, spec)
     proj = LambertConformalConic(**spec.projection_args())
     if problem is None:
         problem = _FitProblem(spec, layers, proj, box(*spec.clip))
     lay0 = map_layout(spec.hex_size_miles, grid.orientation)
     lay = _origin_layout(lay0, grid.label_hexes())
-    src = [p[1] for p in problem.points]
-    dst = [lay.hex_to_pixel(grid.parse(p[2])) for p in problem.points]
-    weights = [p[3] for p in problem.points]
+    # Weight 0 (a known inconsistency, or a point the warp alone places) stays out of the fit.
+    weighted = [p for p in problem.points if p[3] > 0]
+    src = [p[1] for p in weighted]
+    dst = [lay.hex_to_pixel(grid.parse(p[2])) for p in weighted]
+    weights = [p[3] for p in weighted]
     nominal = 1.0 / KM_PER_MILE
     if len(src) >= 2:
         t0 = fit_similarity(src, dst, weights)
@@ -362,8 +386,10 @@ def fit_grid(spec: HexMapSpec, layers: GeoLayers, grid: GridSpec | None = None,
             fitted = grid.labels.label(h)
         except ValueError:
             fitted = "off map"
+        bad = next((c.inconsistent for c in spec.controls
+                    if c.place == name and c.label == label), "")
         results.append(ControlResult(name, rule, label, fitted,
-                                     math.hypot(u - tu, v - tv) / step))
+                                     math.hypot(u - tu, v - tv) / step, inconsistent=bad))
     return FitResult(grid, lay, georef, tuple(results),
                      problem.area_penalty(grid, lay, georef.transform), t0)
 
@@ -451,6 +477,7 @@ class BuildResult:
 
 def build_hex_map(spec: HexMapSpec, layers: GeoLayers) -> BuildResult:
     """Fit the grid and fill every hex and hexside. See the module docstring."""
+    layers = with_spec_points(layers, spec)
     proj_args = spec.projection_args()
     proj = LambertConformalConic(**proj_args)
     clip = box(*spec.clip)
@@ -463,7 +490,7 @@ def build_hex_map(spec: HexMapSpec, layers: GeoLayers) -> BuildResult:
         variant = _grid_variant(spec, orient, okind)
         fr = chosen if (orient, okind) == (spec.grid.orientation, spec.grid.offset) else \
             fit_grid(spec, layers, variant, problem)
-        res = [c.residual_hexes for c in fr.controls]
+        res = [c.residual_hexes for c in fr.controls if not c.inconsistent]
         rms = math.sqrt(sum(r * r for r in res) / len(res)) if res else 0.0
         broken = sum(1 for c in _constraint_centres(spec, fr, layers, problem) if not c.ok)
         report.candidates.append(CandidateResult(
@@ -478,6 +505,8 @@ def build_hex_map(spec: HexMapSpec, layers: GeoLayers) -> BuildResult:
     report.km_per_hex = SQRT3 * lay.size_x / geo.transform.scale
     report.rotation_deg = geo.transform.rotation_deg
     report.controls = list(chosen.controls)
+    if spec.warp is not None:
+        geo, report.controls = _warp_fit(spec, chosen, problem, report)
 
     # 2. Layers in map units, clipped to the map (plus a margin of two hexes).
     hexes = grid.label_hexes()
@@ -672,6 +701,15 @@ def build_hex_map(spec: HexMapSpec, layers: GeoLayers) -> BuildResult:
                     f.add("border")
             if f:
                 sides[s] = f
+    # Hexside features the rulebook names by number ([General (6)(D)] of ETO's revisions).
+    for srule in spec.hexside_features:
+        for a_lab, b_lab in srule.hexsides:
+            s = Hexside.between(grid.parse(a_lab), grid.parse(b_lab))
+            had = ", ".join(sorted(sides.get(s, ()))) or "nothing"
+            if srule.feature not in sides.get(s, ()):
+                report.changes.append(f"{a_lab}/{b_lab}: hexside + {srule.feature} "
+                                      f"(before this rule: {had}) {srule.rule}")
+            sides.setdefault(s, set()).add(srule.feature)
 
     # 5. Assemble.
     names_at: dict[str, list[str]] = {}
@@ -690,6 +728,9 @@ def build_hex_map(spec: HexMapSpec, layers: GeoLayers) -> BuildResult:
                 f"at longitude {spec.projection['lon0']:g}. Geography: Natural Earth (public "
                 "domain), GSHHG rivers (LGPL-3) and Wartable's authored 1939-40 layers "
                 "(maps/sources).")
+    if report.warp:
+        fit_note += (" Then a local warp carries the named places onto their printed hexes: "
+                     f"{report.warp}.")
     hm = HexMap(
         id=spec.id,
         title=spec.title,
@@ -751,6 +792,48 @@ def build_hex_map(spec: HexMapSpec, layers: GeoLayers) -> BuildResult:
                 "rivers_minor": minor, "regions": regions, "forts": forts,
                 "terrain": terrain_union, "areas": areas}
     return BuildResult(hm, geo, report, geometry)
+
+
+def _warp_fit(spec: HexMapSpec, chosen: FitResult, problem: _FitProblem,
+              report: BuildReport) -> tuple[Georef, list[ControlResult]]:
+    """The spec's local warp: a thin-plate spline carrying each consistent control point
+    from where the similarity puts it to its hex centre; each point's residual after it."""
+    assert spec.warp is not None
+    grid, lay, geo = chosen.grid, chosen.layout, chosen.georef
+    step = SQRT3 * lay.size_x
+    bad = {(c.place, c.label) for c in spec.controls if c.inconsistent}
+    src, dst = [], []
+    for name, s, label, _, _ in problem.points:
+        if (name, label) in bad:
+            continue
+        src.append(geo.transform.apply(*s))
+        dst.append(lay.hex_to_pixel(grid.parse(label)))
+    for label in spec.warp.anchors:  # held in place: zero displacement
+        centre = lay.hex_to_pixel(grid.parse(label))
+        src.append(centre)
+        dst.append(centre)
+    tps = fit_tps(src, dst, spec.warp.smoothing, scale=step).rounded()
+    warped = Georef(geo.projection, geo.transform, tps)
+    out = []
+    for c, (_, s, label, _, _) in zip(chosen.controls, problem.points, strict=True):
+        u, v = tps.apply(*geo.transform.apply(*s))
+        tu, tv = lay.hex_to_pixel(grid.parse(label))
+        try:
+            fitted = grid.labels.label(lay.hex_at(u, v))
+        except ValueError:
+            fitted = "off map"
+        out.append(replace(c, warped=fitted,
+                           warped_residual=math.hypot(u - tu, v - tv) / step))
+    x0, y0, x1, y1 = _bounds(lay, grid.label_hexes())
+    held = f" and {len(spec.warp.anchors)} anchored hex(es)" if spec.warp.anchors else ""
+    report.warp = (f"thin-plate spline through {len(src) - len(spec.warp.anchors)} control "
+                   f"point(s){held}, smoothing "
+                   f"{spec.warp.smoothing:g} hex^2 {spec.warp.rule}".rstrip())
+    report.warp_min_jacobian = tps.min_jacobian((x0, y0, x1, y1), step)
+    if report.warp_min_jacobian <= 0.0:
+        report.warnings.append("the warp folds the map over itself somewhere (Jacobian "
+                               f"{report.warp_min_jacobian:.2f}); raise [warp] smoothing")
+    return warped, out
 
 
 def _box_column(boxes: tuple[tuple[str, str], ...], lay: Layout,

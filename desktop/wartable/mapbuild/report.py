@@ -22,10 +22,16 @@ class ControlResult:
     target: str
     fitted: str  # the label of the hex the place's real position falls in ("off map" if none)
     residual_hexes: float  # from the target hex centre, in hex steps
+    # With a warp (`warp.py`): the hex and residual after it; these decide `ok`.
+    warped: str | None = None
+    warped_residual: float | None = None
+    inconsistent: str = ""  # a known rulebook inconsistency: reported, never a failure
 
     @property
     def ok(self) -> bool:
-        return self.fitted == self.target
+        if self.inconsistent:
+            return True
+        return (self.warped if self.warped is not None else self.fitted) == self.target
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,6 +82,8 @@ class BuildReport:
     hexes: int = 0
     places: int = 0
     rivers: str = ""
+    warp: str = ""  # the local correction, described ("" = none)
+    warp_min_jacobian: float = 1.0
 
     @property
     def ok(self) -> bool:
@@ -96,9 +104,19 @@ class BuildReport:
         ]
         w = max([len(c.place) for c in self.controls] + [5])
         for c in self.controls:
-            mark = "ok  " if c.ok else "MISS"
-            out.append(f"  {mark} {c.place:<{w}}  target {c.target}  fitted {c.fitted}  "
-                       f"residual {c.residual_hexes:.2f} hex  {c.rule}")
+            mark = "KNOWN" if c.inconsistent else "ok  " if c.ok else "MISS"
+            if c.warped is None:
+                out.append(f"  {mark} {c.place:<{w}}  target {c.target}  fitted {c.fitted}  "
+                           f"residual {c.residual_hexes:.2f} hex  {c.rule}")
+            else:
+                out.append(f"  {mark:<5} {c.place:<{w}}  target {c.target}  similarity "
+                           f"{c.fitted} ({c.residual_hexes:.2f} hex)  warped {c.warped} "
+                           f"({c.warped_residual or 0.0:.2f} hex)  {c.rule}")
+            if c.inconsistent:
+                out.append(f"         known rulebook inconsistency: {c.inconsistent}")
+        if self.warp:
+            out += ["", f"Local warp: {self.warp}; smallest Jacobian determinant "
+                    f"{self.warp_min_jacobian:.2f} (1 = no stretch, 0 or less = folded)"]
         if self.constraints:
             out += ["", "Area constraints:"]
             for k in self.constraints:

@@ -28,6 +28,9 @@ __all__ = [
     "GridSpec",
     "HexFeatureRule",
     "HexMapSpec",
+    "HexsideFeatureRule",
+    "PointSpec",
+    "WarpSpec",
     "load_spec",
     "spec_files",
 ]
@@ -126,6 +129,33 @@ class ControlPoint:
     label: str
     rule: str
     weight: float = 1.0
+    # Why the rulebook's hex cannot be right (a typo, an inset): the point is left out of
+    # the fit and the warp, and the report lists it as a known rulebook inconsistency.
+    inconsistent: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class WarpSpec:
+    """The optional local correction after the similarity (`warp.py`): a thin-plate spline
+    through the control points; `smoothing` is its lambda in hex steps squared (0 = exact)."""
+
+    kind: str
+    smoothing: float
+    rule: str
+    # Hexes the warp holds where the similarity put them (zero displacement): area facts
+    # that a spline through a few points must not drag away.
+    anchors: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class PointSpec:
+    """A place a spec needs that places.geojson lacks: longitude, latitude and source."""
+
+    name: str
+    kind: str
+    lon: float
+    lat: float
+    source: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,6 +178,16 @@ class HexFeatureRule:
     labels: tuple[str, ...]
     rule: str
     compare_area: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class HexsideFeatureRule:
+    """Hexsides the rulebook names by their two hexes ("2316/2415") get `feature`, whatever
+    the geography says (the report lists what it had)."""
+
+    feature: str
+    hexsides: tuple[tuple[str, str], ...]
+    rule: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -192,6 +232,9 @@ class HexMapSpec:
     clip: tuple[float, float, float, float] = (-30.0, 20.0, 75.0, 75.0)
     # Off-map boxes (holding boxes, pools, tracks) as (id, name), laid out beside the map.
     boxes: tuple[tuple[str, str], ...] = ()
+    warp: WarpSpec | None = None  # None: the similarity alone (the 1940 maps)
+    hexside_features: tuple[HexsideFeatureRule, ...] = ()
+    points: tuple[PointSpec, ...] = ()
 
     def projection_args(self) -> dict[str, float]:
         return dict(self.projection)
@@ -300,8 +343,10 @@ def load_spec(path: Path) -> HexMapSpec:
 
     controls = []
     for t in r.tables("control"):
+        bad = t.get("inconsistent", str, "")
         controls.append(ControlPoint(t.get("place", str), t.get("label", str),
-                                     t.get("rule", str), t.num("weight", 1.0)))
+                                     t.get("rule", str), 0.0 if bad else t.num("weight", 1.0),
+                                     bad))
     for c in controls:
         grid.expand([c.label], where)
     constraints = []
@@ -351,6 +396,19 @@ def load_spec(path: Path) -> HexMapSpec:
         feats.append(HexFeatureRule(t.get("feature", str),
                                     tuple(grid.expand(t.strs("labels"), where)),
                                     t.get("rule", str), t.get("compare_area", str, None)))
+    side_feats = []
+    for t in r.tables("hexside_features"):
+        pairs = []
+        for item in t.strs("hexsides"):
+            a, sep, b = item.partition("/")
+            if not sep:
+                raise DataError(where, t.path, f"{item!r}: a hexside is written 'A/B'")
+            a, b = (grid.expand([x.strip()], where)[0] for x in (a, b))
+            if grid.parse(a).distance(grid.parse(b)) != 1:
+                raise DataError(where, t.path, f"{item!r}: the two hexes are not adjacent")
+            pairs.append((a, b))
+        side_feats.append(HexsideFeatureRule(t.get("feature", str), tuple(pairs),
+                                             t.get("rule", str)))
     afeats = tuple(AreaFeatureRule(t.get("feature", str), t.get("terrain_region", str),
                                    t.get("rule", str)) for t in r.tables("area_features"))
     proj = r.table("projection")
@@ -390,7 +448,32 @@ def load_spec(path: Path) -> HexMapSpec:
         hex_features=tuple(feats),
         regions_rename={k: str(v) for k, v in r.get("regions_rename", dict, {}).items()},
         boxes=_boxes(where, doc.get("boxes", [])),
+        warp=_checked_warp(_warp(r), grid, where),
+        hexside_features=tuple(side_feats),
+        points=tuple(PointSpec(t.get("name", str), t.get("kind", str), t.num("lon"),
+                               t.num("lat"), t.get("source", str)) for t in r.tables("point")),
     )
+
+
+def _checked_warp(w: WarpSpec | None, grid: GridSpec, where: str) -> WarpSpec | None:
+    if w is not None:
+        grid.expand(list(w.anchors), where)
+    return w
+
+
+def _warp(r: _R) -> WarpSpec | None:
+    """The optional [warp] table."""
+    if "warp" not in r.d:
+        return None
+    w = r.table("warp")
+    kind = w.get("kind", str)
+    if kind != "thin_plate_spline":
+        raise DataError(r.where, "warp.kind", "only thin_plate_spline is supported")
+    lam = w.num("smoothing", 0.0)
+    if lam < 0:
+        raise DataError(r.where, "warp.smoothing", "must be 0 or more")
+    anchors = tuple(w.strs("anchors", []))
+    return WarpSpec(kind, lam, w.get("rule", str, ""), anchors)
 
 
 def _boxes(where: str, raw: Any) -> tuple[tuple[str, str], ...]:

@@ -21,10 +21,10 @@ from typing import Any
 from PIL import Image, ImageDraw, ImageFont
 
 from wartable.core.hexgrid import Hex, hexside_endpoints
-from wartable.maps.model import HexMap
+from wartable.maps.model import AreaMap, HexMap
 from wartable.printing.counterart import find_font_file, mix, parse_colour
 
-__all__ = ["Overlay", "render_hex_map", "render_shapes"]
+__all__ = ["Overlay", "render_area_map", "render_hex_map", "render_shapes"]
 
 SUPERSAMPLE = 2
 XY = tuple[float, float]
@@ -38,6 +38,7 @@ GRID = "#6f6a58"
 LABEL = "#3d3a30"
 REVISION = "#f08a00"
 RED_ROW = "#d01010"
+BLOCKED = "#202020"
 # Light tints for `regions=True`, assigned to region names in sorted order.
 _TINTS = ("#ff6060", "#6080ff", "#60c060", "#ffb040", "#b060ff", "#40d0d0", "#ff60c0",
           "#a0a040", "#808080", "#40a0ff")
@@ -322,6 +323,10 @@ def render_hex_map(
         if "border" in feats:
             a, b = hexside_endpoints(lay, s)
             c.line([a, b], BORDER, max(1.0, scale * 0.045), alpha=230, dash=max(2.0, scale * 0.08))
+    for s, feats in sides:
+        if "blocked" in feats:  # a rule's blocked hexside (ETO revisions, General (6))
+            a, b = hexside_endpoints(lay, s)
+            c.line([a, b], BLOCKED, max(2.0, scale * 0.1))
 
     grid_w = max(0.5, scale * 0.012)
     for h in shown:
@@ -422,3 +427,32 @@ def render_shapes(
     if title:
         c.text((c.m, c.m // 2), title, 16, "#000000", bold=True, anchor="lt")
     return c.finish().convert("RGB")
+
+
+def render_area_map(
+    m: AreaMap,
+    *,
+    scale: float = 40.0,
+    crop: tuple[float, float, float, float] | None = None,
+    labels: bool | None = None,
+    title: str | None = None,
+    margin: int = 12,
+) -> Image.Image:
+    """An RGB image of an area map for `wartable map render`: the print renderer's drawing
+    (`mapdraw.draw_map`: land and sea fills, borders, names, values), `scale` pixels across a
+    typical space, with a title above."""
+    from wartable.printing.mapdraw import draw_map, typical_space
+
+    if not (scale > 0 and math.isfinite(scale)):
+        raise ValueError(f"scale must be a positive number of pixels per space, not {scale}")
+    body = draw_map(m, crop, scale / typical_space(m), labels=labels)
+    head = title if title is not None else f"{m.title}  ({m.id}, version {m.version})"
+    top = 28 if head else 0
+    f = _font(16, bold=True)
+    wide = round(ImageDraw.Draw(body).textlength(head, font=f)) if head else 0
+    out = Image.new("RGB", (max(body.width, wide) + 2 * margin, body.height + 2 * margin + top),
+                    "white")
+    out.paste(body, (margin, margin + top))
+    if head:  # the title is never cut, even over a small crop
+        ImageDraw.Draw(out).text((margin, margin // 2 + 4), head, fill="#000000", font=f)
+    return out
