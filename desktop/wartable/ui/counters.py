@@ -40,6 +40,7 @@ from wartable.printing.counterart import (
     counter_primitives,
     find_font_file,
     primitives_extent,
+    side_colours,
     visual_key,
 )
 
@@ -179,6 +180,23 @@ def bucket_for(px: float) -> int:
 
 CacheKey = tuple[str, str, str, tuple[Any, ...], int, float]
 
+# The map's stand-in type for a piece whose type the game does not give: a unit hidden by
+# the fog of war (a placeholder beneath the top of an enemy stack [7.3]).
+UNKNOWN_TYPE_ID = "?"
+
+
+def unknown_primitives(side: Side, size: float, palette: Palette = "standard"
+                       ) -> tuple[Primitive, ...]:
+    """An anonymous counter: the side's colour round a plain grey face with a "?", and no
+    name, symbol or values."""
+    bg, _ = side_colours(side, palette)
+    s = size
+    return (Rect(0, 0, s, s, bg, None, 0.0, 0.08 * s),
+            Rect(0.16 * s, 0.16 * s, 0.68 * s, 0.68 * s, "#9a9a9a", "#4d4d4d", 0.03 * s,
+                 0.05 * s),
+            Text(0.5 * s, 0.5 * s, "?", 0.5 * s, "#ffffff", "mm", True),
+            Rect(0.02 * s, 0.02 * s, 0.96 * s, 0.96 * s, None, "#333333", 0.04 * s, 0.07 * s))
+
 
 class CounterPixmapCache:
     """Counter pixmaps per (type, side, palette, visual attrs, size bucket, dpr); LRU-bounded.
@@ -214,7 +232,9 @@ class CounterPixmapCache:
         if pm is not None:
             self._pixmaps.move_to_end(key)
             return pm
-        prims = counter_primitives(unit_type, side, attrs, float(bucket), palette)
+        prims = (unknown_primitives(side, float(bucket), palette)
+                 if unit_type.id == UNKNOWN_TYPE_ID else
+                 counter_primitives(unit_type, side, attrs, float(bucket), palette))
         # `bucket` is already in device pixels, so render at dpr 1 and only tag the ratio.
         pm = render_counter_qt(prims, bucket, 1.0)
         self.renders += 1

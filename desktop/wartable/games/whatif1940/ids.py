@@ -85,3 +85,36 @@ A_UNTRIED = "untried"
 # interdiction, superiority) and those suppressed by air superiority until the next turn.
 V_AIR_USED = "air_used"
 V_AIR_SUPPRESSED = "air_suppressed"
+
+# Reinforcements, replacements, holding boxes and fronts [4.3, 5.5, 9.5-9.11, 12.1-12.8].
+GSRHB_JUST_ARRIVED = box("gsrhb_just_arrived")
+SSWFHB_ELIGIBLE = box("sswfhb_eligible")
+SSWFHB_ROMANIA = box("sswfhb_romania")
+SFEHB = box("sfehb")
+SOVIET_REPLACEMENTS = box("soviet_replacements")
+SOVIET_FORTS = box("soviet_forts")
+V_IGNORE_RIVERS_T1 = "ignore_rivers_t1"  # EFST: Soviet defenders get no river benefit, turn 1 [5.5]
+V_EFST = "efst_result"  # the East Front Surprise result, once per game [5.5]
+V_GERMAN_WIN = "german_win"  # the Moscow Falls Table's winning text [4.3]
+V_JAPAN = "japan_at_war"  # [12.5]
+V_FINLAND = "finland_at_war"  # [12.6]
+V_ROMANIA_WAR = "romania_war"  # Soviets have entered In Romania in the current war [12.4, 12.8]
+V_FRONT = "front_step"  # what the current II.C / II.E / I.A step has done (a FrozenMap)
+V_REPLACED = "replaced"  # replacement kinds used in the current replacement phase [9.9, 9.11]
+V_FORTS_ALLOWED = "forts_allowed"  # forts still to build this II.E [9.8]
+A_GSRHB_TURN = "gsrhb_turn"  # the game turn a German unit went into the GSRHB [12.1]
+A_SSW_TURN = "ssw_turn"  # the game turn a Soviet unit last moved into an SSWFHB portion [12.7]
+
+# Supply [6.7]: set on a unit found out of supply at the start of its movement (its MF is
+# halved, rounded up, for the rest of the phase).
+A_OOS_MOVE = "oos_move"
+A_MA_DONE = "ma_done"  # made its one mobile assault this movement phase [10.15]
+
+# Airpower, the airpower part [8.1-8.3, 8.7]: Luftwaffe units flown on air superiority in
+# this I.A; the interdictors of the current movement phase (a FrozenMap: side = the units
+# slowed, at = aircraft id -> hex); whether the 7th Flieger Corps has dropped (once per
+# game); the airborne assault being resolved (a FrozenMap).
+V_AIR_SUPERIORITY = "air_superiority"
+V_INTERDICTION = "interdiction"
+V_FLIEGER_DROPPED = "flieger_dropped"
+V_AIRBORNE = "airborne_assault"

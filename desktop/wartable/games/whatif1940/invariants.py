@@ -4,7 +4,7 @@ conservation."""
 from __future__ import annotations
 
 from wartable.engine.rules import Game
-from wartable.games.whatif1940 import units
+from wartable.games.whatif1940 import fog, supply, units
 from wartable.games.whatif1940.board import Board
 from wartable.games.whatif1940.ids import (
     EAST,
@@ -13,6 +13,7 @@ from wartable.games.whatif1940.ids import (
     HOLLAND,
     NAT_DUTCH,
     NAT_SOVIET,
+    V_AIRBORNE,
     V_PIECE_IDS,
     WEST,
 )
@@ -30,6 +31,9 @@ def check(game: Game, board: Board, state: GameState) -> list[str]:
     ids = state.var(V_PIECE_IDS)
     if ids is not None and tuple(sorted(state.pieces)) != tuple(ids):
         out.append(f"unit conservation: {len(state.pieces)} counters, {len(ids)} at the start")
+    # [8.7] The landed 7th Flieger Corps shares its target hex with the enemy until its
+    # airborne assault is resolved.
+    landing = str(state.var(V_AIRBORNE, {}).get("target", ""))
     for p in state.pieces.values():
         if p.type not in game.definition.unit_types:
             out.append(f"{p.id}: unknown unit type {p.type}")
@@ -40,8 +44,12 @@ def check(game: Game, board: Board, state: GameState) -> list[str]:
             continue
         h = board.hex(p.location)
         nat = units.nation(game, p)
-        if not units.is_ground(game, p):
+        if not units.is_ground(game, p) and units.mobility(game, p) != "marker":
+            # Markers (semi-permanent forts [9.8]) sit on hexes; aircraft never do.
             out.append(f"{p.id}: a {units.mobility(game, p)} counter on the map at {h.label}")
+        if units.mobility(game, p) == "marker" and sum(
+                q.type == p.type for q in state.pieces_at(p.location)) > 1:
+            out.append(f"{p.id}: more than one {p.type} marker at {h.label} [9.8]")
         if nat == NAT_SOVIET and h.map_id != EAST:
             out.append(f"{p.id}: a Soviet unit on the west map [3.9]")
         if nat not in (NAT_SOVIET, GERMAN) and h.map_id != WEST:
@@ -51,10 +59,13 @@ def check(game: Game, board: Board, state: GameState) -> list[str]:
             out.append(f"{p.id}: German unit at {h.label} outside its west-map limits [3.9]")
         if nat == NAT_DUTCH and h.region != HOLLAND:
             out.append(f"{p.id}: Dutch unit outside Holland [3.6]")
-        if any(units.enemies(q.side, p.side) and units.is_ground(game, q)
-               for q in state.pieces_at(p.location)):
+        if units.is_ground(game, p) and h.label != landing and any(
+                units.enemies(q.side, p.side) and units.is_ground(game, q)
+                for q in state.pieces_at(p.location)):
             out.append(f"{p.id}: shares {h.label} with enemy units [10.7]")
+    out.extend(supply.problems(game, board, state))  # [6.2-6.8] supply states
     if not state.frames:  # an open overstack frame is the owner's pending choice [7.2]
         for label, side, what in stacking.problems(game, board, state):
             out.append(f"stacking at {label} ({side}): {what}")
+    out.extend(fog.problems(game, state))  # [7.3, 2.12] no hidden information leaks
     return out

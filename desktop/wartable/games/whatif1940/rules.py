@@ -1,11 +1,13 @@
-"""Rules of 1940: What If? (issue 5, first part): the sequence of play [5.1-5.4], set-up
-[3.1-3.5, 3.10], hex control [3.12], stacking [7.1-7.7], movement [10.1-10.14] with the
-neutrals [3.6, 3.7], map limits [3.9] and red rows [12.9], the Ardennes roll [10.10],
-untried Soviet units [2.12] and the Ruhr and end-of-game victory [4.2, 4.4].
+"""Rules of 1940: What If? (issue 5): the sequence of play [5.1-5.5], set-up [3.1-3.10],
+hex control [3.12], stacking [7.1-7.7], supply [6.1-6.12], movement and mobile assaults
+[10.1-10.24] with the neutrals [3.6, 3.7], map limits [3.9] and red rows [12.9], airpower
+and the 7th Flieger Corps [8.1-8.7], prepared assaults [11.1-11.21], reinforcements and
+replacements [9.1-9.11], the holding boxes and off-map fronts [12.1-12.8], untried Soviet
+units [2.12], Moscow Falls and the Ruhr and end-of-game victory [4.2-4.4].
 
-Each step kind has its module in steps/; this class dispatches to them. Steps of kind
-"unenforced" (combat, supply, air, holding boxes, reinforcements...) only show their
-prompt and an End step button until their part lands: play them in free play.
+Each step kind has its module in steps/, plugged in through the registries below (see
+handlers.py). A step of kind "unenforced" (none is left in the data) would only show its
+prompt and an End step button: played in free play.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from wartable.core.frozen import FrozenMap
 from wartable.engine.actions import Action, Outcome, Prompt
 from wartable.engine.loop import end_step, end_step_button
 from wartable.engine.rules import Game, Rules
-from wartable.games.whatif1940 import hidden, invariants, victory
+from wartable.games.whatif1940 import air, fog, hidden, invariants, victory
 from wartable.games.whatif1940.board import Board, board_of
 from wartable.games.whatif1940.handlers import FrameHandler, Resume, StepHandler
 from wartable.games.whatif1940.ids import (
@@ -33,23 +35,68 @@ from wartable.games.whatif1940.ids import (
     V_SETUP_DONE,
 )
 from wartable.games.whatif1940.steps import (
+    airpower,
+    combat,
     doctrine,
+    flieger,
+    fronts,
+    interdiction,
+    mobile_assault,
+    moscow,
     movement,
     neutrality,
+    offmap,
     order,
+    reinforce,
+    replacements,
     setup,
     stacking,
+    surprise,
+    transfer,
 )
+from wartable.games.whatif1940.steps import supply as terminal_supply
 from wartable.model.sequence import Position
 from wartable.model.state import Frame, GameState, Piece
 
 # Each part of the rules plugs in here: step kind -> handler, frame kind -> handler,
 # resume name -> function (see handlers.py). One line per kind.
 STEP_HANDLERS: dict[str, StepHandler] = {
+    combat.KIND: flieger.WithDrop(combat.HANDLER),  # prepared assaults [11.0], the 7th [8.7]
+    terminal_supply.KIND: terminal_supply.TerminalSupply(),  # [6.8]
+    airpower.KIND: airpower.AirSuperiority(),  # [8.1], just before the transfer half of I.A
+    interdiction.KIND: interdiction.Interdiction(),  # [8.3] before enemy movement phases
+    "strategic_transfer": transfer.StrategicTransfer(),  # [12.1-12.4] (after german_air)
+    "east_front_surprise": surprise.EastFrontSurprise(),  # [5.5]
+    "german_replacement": replacements.Replacement("9.9"),  # [9.9]
+    "moscow_capture": moscow.MoscowCapture(),  # [4.3]
+    "far_east": fronts.FarEast(),  # [12.5]
+    "arctic": fronts.Arctic(),  # [12.6]
+    "southwest": fronts.Southwest(),  # [12.7, 12.8, 12.4]
+    "soviet_reinforcement": reinforce.SovietReinforcement(),  # [9.5-9.8, 9.10]
+    "af_replacement": replacements.Replacement("9.11"),  # [9.11]
 }
 FRAME_HANDLERS: dict[str, FrameHandler] = {
+    # air support, losses, conversions, retreats, advance [8.4, 11.x]; each may end a
+    # 7th Flieger airborne assault's battle, which then settles the 7th [8.7, 10.19]
+    **flieger.settling(combat.FRAMES),
+    **flieger.FRAMES,  # the 7th's drop, its PA/AA partners, its air support [8.7, 8.4]
+    surprise.FRAME: surprise.EfstFrame(),  # the Soviet surprise moves [5.5]
+    fronts.REACTION: fronts.ReactionFrame(),  # the German Romania reaction [12.4]
+    fronts.LOSS: fronts.LossFrame(),  # losses in Romania [12.8]
+    fronts.BB_COUNT: fronts.BloodbathFrame(),  # equal-step bloodbath in Romania [11.20]
+    offmap.CONFIRM: offmap.ConfirmFrame(),  # players' DRM answers (engine/procflow.py)
 }
 RESUMES: dict[str, Resume] = {
+    **combat.RESUMES,  # the GAST and CRT rolls [6.11, 11.3]
+    moscow.RESUME: moscow.resume,  # the Moscow Falls Table [4.3]
+    flieger.RESUME_LAND: flieger.resume_landing,  # the FCLT [8.7]
+    flieger.RESUME_AA: flieger.resume_assault,  # the airborne assault's CRT roll [8.7]
+    flieger.RESUME_GAST: flieger.resume_gast,  # the GAST of an east PA/AA [6.11]
+    surprise.RESUME: surprise.resume,  # the East Front Surprise Table [5.5]
+    fronts.RESUME_JIFET: fronts.resume_jifet,  # [12.5]
+    fronts.RESUME_FJWT: fronts.resume_fjwt,  # [12.6]
+    fronts.RESUME_ROMANIA: fronts.resume_romania,  # combat in Romania [12.8]
+    reinforce.RESUME_FORTS: reinforce.resume_forts,  # fort construction d6 - 1 [9.8]
 }
 
 
@@ -92,6 +139,7 @@ class WhatIf1940Rules(Rules):
     def enter_step(self, game: Game, state: GameState, pos: Position) -> Outcome:
         board = self.board(game)
         kind = pos.step.kind
+        state = air.new_turn(state)  # [8.1, 8.6] aircraft return at each new game turn
         out = Outcome(state)
         handler = STEP_HANDLERS.get(kind)
         if handler is not None:
@@ -156,7 +204,14 @@ class WhatIf1940Rules(Rules):
         return Prompt(pos.side, text, step.rule, buttons=(end_step_button(),))
 
     def step_apply(self, game: Game, state: GameState, pos: Position, action: Action) -> Outcome:
+        # [7.3] Under the fog the enemy does not read in the log where each unit went.
+        return fog.private_moves(self._step_apply(game, state, pos, action))
+
+    def _step_apply(self, game: Game, state: GameState, pos: Position,
+                    action: Action) -> Outcome:
         kind, sid = pos.step.kind, pos.step.id
+        if action.verb == fog.VERB:  # [7.3] free, in any step: the owner's top unit
+            return fog.set_top(game, state, action, self._name(game, state))
         handler = STEP_HANDLERS.get(kind)
         if handler is not None:
             out = handler.apply(game, self.board(game), state, pos, action)
@@ -174,6 +229,10 @@ class WhatIf1940Rules(Rules):
                                            self._name(game, state))
             if action.verb == neutrality.VERB and pos.side == action.side:
                 return neutrality.apply(game, state, action)
+            if action.verb == mobile_assault.VERB:  # [10.15]
+                return mobile_assault.declare(game, self.board(game), state, action, sid)
+            if action.verb == flieger.VERB:  # [8.7]
+                return flieger.declare(game, self.board(game), state, sid, action)
         if kind == "declare_order" and action.verb == order.VERB:
             out = order.apply(state, action)
             return out.then(end_step(game, out.state))
@@ -214,14 +273,14 @@ class WhatIf1940Rules(Rules):
     def end_of_game(self, game: Game, state: GameState) -> str:
         return victory.default_result(game, state)
 
-    # --- what players see [2.12] ----------------------------------------------------------
+    # --- what players see [2.12, 7.3] -----------------------------------------------------
     def view(self, game: Game, state: GameState, side: str | None) -> GameState:
-        return hidden.view(state)
+        return fog.view(game, state, side)
 
     def hidden_information(self, game: Game, state: GameState) -> bool:
-        # Untried values are hidden from both sides alike [2.12]: no privacy curtain needed.
-        # Fog of war beneath the top of enemy stacks [7.3] is a later part.
-        return False
+        # Untried values are hidden from both sides alike [2.12]; the fog of war [7.3] hides
+        # each side's stacks from the other: the hotseat needs its curtain while it is on.
+        return fog.enabled(state)
 
     def piece_name(self, game: Game, piece: Piece) -> str:
         ut = game.definition.unit_types.get(piece.type)

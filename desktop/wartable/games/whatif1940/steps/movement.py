@@ -8,7 +8,7 @@
 - Minimum move: one hex for the whole MF, if otherwise legal [10.3].
 - Stacks: units that began the phase together may move together at the pace of the
   slowest [10.4, 10.6]; a force finishes before another parent stack starts [10.2, 10.5].
-- No entry into enemy-occupied hexes [10.7] (mobile assault is a later part) nor hexes an
+- No entry into enemy-occupied hexes [10.7] (mobile assaults: steps/mobile_assault.py) nor hexes an
   enemy intrinsic garrison holds [11.21].
 - Where each nationality may go [3.6, 3.7, 3.9, 10.10, 12.9].
 - Control changes along the path [3.12].
@@ -26,12 +26,14 @@ from wartable.engine.actions import Action, Event, Outcome, Prompt
 from wartable.engine.loop import end_step_button
 from wartable.engine.paths import reachable
 from wartable.engine.rules import Game
-from wartable.games.whatif1940 import hidden, units
-from wartable.games.whatif1940.board import Board
+from wartable.games.whatif1940 import hidden, supply, units
+from wartable.games.whatif1940.board import Board, board_of
 from wartable.games.whatif1940.ids import (
     A_DONE,
+    A_MA_DONE,
     A_MOVED,
     A_MP_USED,
+    A_OOS_MOVE,
     A_PHASE_HEX,
     ANGLO_FRENCH,
     BELGIUM,
@@ -54,7 +56,7 @@ from wartable.games.whatif1940.ids import (
     V_MOVING_PARENT,
     WEST,
 )
-from wartable.games.whatif1940.steps import control, neutrality, stacking
+from wartable.games.whatif1940.steps import control, forts, interdiction, neutrality, stacking
 from wartable.model.state import GameState, Piece
 
 # Movement step id -> (side, map) of the units that move in it [5.2, 5.3].
@@ -218,6 +220,7 @@ def force_reach(game: Game, board: Board, state: GameState, force: tuple[Piece, 
 
     only = tables[0] if len(tables) == 1 else None
     red = {h for h, x in board.hexes.items() if x.red_row} if soviet else set()
+    zone = interdiction.zone(board, state, lead.side)  # [8.3] doubled costs
 
     def step(a: str, b: str) -> float | None:
         if only is not None:
@@ -234,6 +237,8 @@ def force_reach(game: Game, board: Board, state: GameState, force: tuple[Piece, 
         # [12.9] a Soviet unit off the red row may not move back onto it.
         if b in red and a not in red:
             return None
+        if zone:
+            worst *= interdiction.factor(zone, a, b)
         return worst if enterable(b) else None
 
     r = reachable(start, budget, board.neighbors.__getitem__, step)
@@ -274,7 +279,17 @@ def movers(game: Game, board: Board, state: GameState, step_id: str) -> list[Pie
 
 def mp_left(game: Game, state: GameState, piece: Piece, map_id: str) -> float:
     used = float(piece.attrs.get(A_MP_USED, 0.0))
-    return units.movement_factor(game, state, piece, map_id) - used
+    mf = units.movement_factor(game, state, piece, map_id)
+    if oos_at_start(game, state, piece):
+        mf = (mf + 1) // 2  # [6.7] halved for the phase, rounded up
+    return mf - used
+
+
+def oos_at_start(game: Game, state: GameState, piece: Piece) -> bool:
+    """[6.7] Out of supply at the start of its movement: judged now until it moves."""
+    if float(piece.attrs.get(A_MP_USED, 0.0)) > 0:
+        return bool(piece.attrs.get(A_OOS_MOVE, False))
+    return not supply.supplied(game, board_of(game), state, piece)
 
 
 def enter_step(game: Game, board: Board, state: GameState, step_id: str) -> Outcome:
@@ -286,7 +301,7 @@ def enter_step(game: Game, board: Board, state: GameState, step_id: str) -> Outc
     return Outcome(state.with_var(V_MOVING_PARENT, ""))
 
 
-PHASE_ATTRS = (A_MP_USED, A_PHASE_HEX, A_DONE, A_MOVED)
+PHASE_ATTRS = (A_MP_USED, A_PHASE_HEX, A_DONE, A_MOVED, A_OOS_MOVE, A_MA_DONE)
 
 
 def exit_step(state: GameState) -> Outcome:
@@ -299,7 +314,7 @@ def exit_step(state: GameState) -> Outcome:
             state = state.with_piece(replace(p, attrs=attrs))
     if V_MOVING_PARENT in state.vars:
         state = replace(state, vars=state.vars.remove(V_MOVING_PARENT))
-    return Outcome(state)
+    return Outcome(interdiction.clear(state))  # [8.3] interdictors leave
 
 
 def parent(piece: Piece) -> str:
@@ -343,6 +358,12 @@ def prompt(game: Game, board: Board, state: GameState, step_id: str, text: str,
             moves[p.id] = tuple(sorted(r.costs))
             costs[p.id] = FrozenMap(r.costs)
     buttons = neutrality.buttons(game, state) if side == ANGLO_FRENCH else ()
+    from wartable.games.whatif1940.steps import mobile_assault  # (it imports this module)
+
+    buttons += mobile_assault.buttons(game, board, state, step_id)  # [10.15]
+    from wartable.games.whatif1940.steps import flieger  # (it imports this module)
+
+    buttons += flieger.buttons(game, board, state, step_id)  # [8.7] the 7th's airdrop
     return Prompt(side, text, rule, moves=FrozenMap(moves), costs=FrozenMap(costs),
                   buttons=buttons + (end_step_button(),))
 
@@ -386,6 +407,7 @@ def apply_move(game: Game, board: Board, state: GameState, action: Action, step_
         raise IllegalAction(why_not(game, board, state, force, to, map_id))
     cost = r.costs[to]
     path = r.path(to)
+    oos = {p.id for p in force if oos_at_start(game, state, p)}  # [6.7] before moving
     events: list[Event] = []
     # [10.2, 10.5] Starting another parent stack ends the earlier one's movement.
     was = str(state.var(V_MOVING_PARENT, ""))
@@ -398,10 +420,14 @@ def apply_move(game: Game, board: Board, state: GameState, action: Action, step_
     for p in force:
         p = state.piece(p.id)
         used = float(p.attrs.get(A_MP_USED, 0.0)) + cost
-        state = state.with_piece(replace(p, location=to, attrs=p.attrs.set(A_MP_USED, used)
+        attrs = p.attrs.set(A_OOS_MOVE, True) if p.id in oos else p.attrs
+        state = state.with_piece(replace(p, location=to, attrs=attrs.set(A_MP_USED, used)
                                          .set(A_MOVED, True)))
     for p in force:
         state = control.enter(game, board, state, p, path[1:])
+    lost = forts.return_lost(game, board, state, path[1:])  # [9.8] forts the Germans took
+    state = lost.state
+    events.extend(lost.events)
     who = ", ".join(name(p) for p in force)
     route = " → ".join(path)
     events.append(Event("move", f"{who}: {route} ({cost:g} MP)", force[0].side, "10.2"))
