@@ -376,3 +376,20 @@ def test_10_19_ma_aa_that_fails_stops_the_panzers_and_eliminates_the_7th() -> No
     assert s.piece(SEVENTH).location == DEAD
     assert s.piece(PZ).location == NEXT and s.piece(PZ).attrs.get("done") is True
     assert not s.frames and not combat.battle(s)
+
+
+def test_7_3_an_airborne_assault_examines_the_stack_it_lands_on() -> None:
+    """[7.3, 8.7] Like any assault, the airborne one begins with the stack check: the
+    German sees beneath the top of the Soviet stack once the 7th has landed on it."""
+    sov2 = "soviet.sov_regular.2"
+    s = put(sov(base(), TGT), sov2, TGT, untried=False, factors=(3, 4))
+
+    def seen_real(st: GameState) -> set[str]:
+        view = G.rules.view(G, st, GERMAN)
+        return {p.id for p in view.pieces_at(TGT) if p.side == "soviet"} & {SOV, sov2}
+
+    s = act(at(s), flieger.VERB, GERMAN, to=TGT)
+    assert len(seen_real(s)) == 1  # before the landing: only the top unit
+    s = dice(s, 5)  # 5 - 1 (opposed drop) = 4: lands intact, the assault begins
+    assert s.piece(SEVENTH).location == TGT
+    assert seen_real(s) == {SOV, sov2}

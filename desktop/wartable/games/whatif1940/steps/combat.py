@@ -232,19 +232,8 @@ def declare(game: Game, board: Board, state: GameState, pos: Position,
 def begin(game: Game, board: Board, state: GameState, side: str, map_id: str, target: str,
           ids: tuple[str, ...], kind: str, launch: str = "", mp_cost: float = 0.0) -> Outcome:
     """Start a battle (a PA, or an MA from the movement step): reveal, then air support."""
-    events: list[Event] = []
-    revealed = False
-    # [2.12, 7.3] The stack is examined and untried units flip for good: no calling off now.
-    for p in [state.piece(i) for i in ids] + combat_odds.defenders(game, state, target, side):
-        if hidden.is_untried(p):
-            state, shown = hidden.reveal(state, p)
-            f = combat_odds.factors(game, state, shown) or (0, 0)
-            events.append(Event("combat", f"Revealed: {hidden.display_name(game, state, shown)}"
-                                f" {f[0]}-{f[1]}", shown.side, "2.12"))
-            revealed = True
+    state, events, revealed = reveal_for_battle(game, state, side, target, ids)
     defending = combat_odds.defenders(game, state, target, side)
-    state, examined = fog.examine_battle(game, state, side, target, ids, defending)  # [7.3]
-    revealed = revealed or examined
     def_side = defending[0].side if defending else _garrison_side(game, board, state, target)
     state = state.with_var(V_BATTLE, FrozenMap(
         target=target, attackers=tuple(ids), side=side, defender=def_side, map=map_id,
@@ -256,6 +245,25 @@ def begin(game: Game, board: Board, state: GameState, side: str, map_id: str, ta
     events.append(Event("combat", f"{what} on {target} from {hexes}", side, rule))
     out = Outcome(state, tuple(events), revealed=revealed)
     return out.then(ask_air(game, board, out.state, "attack"))
+
+
+def reveal_for_battle(game: Game, state: GameState, side: str, target: str,
+                      ids: tuple[str, ...]) -> tuple[GameState, list[Event], bool]:
+    """[2.12, 7.3] Resolution begins: the stacks are examined and untried units flip for
+    good (no calling the attack off now). Returns the state, the log lines and whether
+    anything was revealed (undo stops there)."""
+    events: list[Event] = []
+    revealed = False
+    for p in [state.piece(i) for i in ids] + combat_odds.defenders(game, state, target, side):
+        if hidden.is_untried(p):
+            state, shown = hidden.reveal(state, p)
+            f = combat_odds.factors(game, state, shown) or (0, 0)
+            events.append(Event("combat", f"Revealed: {hidden.display_name(game, state, shown)}"
+                                f" {f[0]}-{f[1]}", shown.side, "2.12"))
+            revealed = True
+    defending = combat_odds.defenders(game, state, target, side)
+    state, examined = fog.examine_battle(game, state, side, target, ids, defending)
+    return state, events, revealed or examined
 
 
 def _garrison_side(game: Game, board: Board, state: GameState, target: str) -> str:

@@ -318,16 +318,8 @@ def begin(game: Game, board: Board, state: GameState, helpers: tuple[str, ...]) 
     target = str(rec["target"])
     p7 = next(p for p in state.pieces_at(target) if p.type == SEVENTH)
     ids = (p7.id, *helpers)
-    events: list[Event] = []
-    revealed = False
-    for p in [state.piece(i) for i in helpers] + combat_odds.defenders(game, state, target,
-                                                                        GERMAN):
-        if hidden.is_untried(p):
-            state, shown = hidden.reveal(state, p)
-            f = combat_odds.factors(game, state, shown) or (0, 0)
-            events.append(Event("combat", f"Revealed: {hidden.display_name(game, state, shown)}"
-                                f" {f[0]}-{f[1]}", shown.side, "2.12"))
-            revealed = True
+    # [2.12, 7.3] as in any battle: the stacks are examined, untried units flip.
+    state, events, revealed = combat.reveal_for_battle(game, state, GERMAN, target, ids)
     crec = combat.record(state)
     if crec:  # a combat phase: the 7th's helpers have attacked, the hex has been [11.4]
         for key, add in (("attacked", ids), ("hexes", (target,))):
