@@ -525,7 +525,8 @@ def build_hex_map(spec: HexMapSpec, layers: GeoLayers) -> BuildResult:
     lakes = unary_union([m(g) for g in layers.lakes])
     land = m(layers.land).difference(lakes).difference(lagoons)
     water = frame.difference(land)
-    regions = [(spec.regions_rename.get(n, n), m(g)) for n, g in layers.regions]
+    regions = [(spec.regions_rename.get(n, n), m(g))
+               for n, g in layers.regions_on(spec.regions_date, spec.regions_date_skip)]
     regions = [(n, g) for n, g in regions if not g.is_empty]
     areas = {n: m(g) for n, g in layers.areas}
     terrain_geo: dict[str, Any] = {}

@@ -61,6 +61,8 @@ class GeoLayers:
     terrain: tuple[tuple[str, str, Any], ...]  # (name, terrain kind, polygon)
     places: tuple[Place, ...]
     fortified_lines: tuple[tuple[str, Any], ...]
+    # Dated regions (kind "region_1939"): (date, name, names of the regions replaced, polygon)
+    dated_regions: tuple[tuple[str, str, tuple[str, ...], Any], ...] = ()
 
     def place(self, name: str) -> Place:
         for p in self.places:
@@ -68,6 +70,26 @@ class GeoLayers:
                 return p
         raise DataError("maps/sources/places.geojson", name,
                         "no such place; add it (name, kind, point, source) or fix the spelling")
+
+    def regions_on(self, date: str | None,
+                   skip: tuple[str, ...] = ()) -> tuple[tuple[str, Any], ...]:
+        """The regions of `date`: its dated regions (less those named in `skip`) first, so
+        they win ties, then the 1940 regions they do not replace; None: the 1940 regions."""
+        if date is None:
+            return self.regions
+        every = [(n, r, g) for d, n, r, g in self.dated_regions if d == date]
+        if not every:
+            known = ", ".join(sorted({d for d, *_ in self.dated_regions})) or "none"
+            raise DataError("maps/sources/borders_1939.geojson", date,
+                            f"no regions dated {date} (dates: {known})")
+        for name in skip:
+            if name not in {n for n, _, _ in every}:
+                raise DataError("maps/sources/borders_1939.geojson", name,
+                                f"no region of {date} by that name to skip")
+        dated = [(n, r, g) for n, r, g in every if n not in skip]
+        gone = {x for _, r, _ in dated for x in r}
+        return (*((n, g) for n, _, g in dated),
+                *((n, g) for n, g in self.regions if n not in gone))
 
     def region(self, name: str) -> Any:
         for n, g in (*self.regions, *self.areas):
@@ -161,13 +183,20 @@ def load_layers(folder: str | None = None) -> GeoLayers:
                             f"river level must be 1, 2 or 3, not {level!r}")
         rivers.append((int(level), _geom(f, "rivers_gshhg_europe.geojson", i)))
 
-    regions, areas = [], []
+    regions, areas, dated = [], [], []
     for i, f in enumerate(_read(src / "borders_1939.geojson")):
         p = _props(f, "borders_1939.geojson", i, "name", "kind", "source")
         if p["kind"] == "region":
             regions.append((p["name"], _geom(f, "borders_1939.geojson", i)))
         elif p["kind"] == "revision":
             areas.append((p["name"], _geom(f, "borders_1939.geojson", i)))
+        elif p["kind"] == "region_1939":
+            p = _props(f, "borders_1939.geojson", i, "date")
+            rep = p.get("replaces")
+            if not isinstance(rep, list) or not all(isinstance(x, str) for x in rep):
+                raise DataError("maps/sources/borders_1939.geojson", p["name"],
+                                "a region_1939 needs 'replaces', a list of region names")
+            dated.append((p["date"], p["name"], tuple(rep), _geom(f, "borders_1939.geojson", i)))
 
     terrain = []
     for i, f in enumerate(_read(src / "terrain_regions.geojson")):
@@ -189,5 +218,5 @@ def load_layers(folder: str | None = None) -> GeoLayers:
         forts.append((p["name"], _geom(f, "fortifications.geojson", i)))
 
     return GeoLayers(land, tuple(lakes), tuple(lagoons), tuple(rivers), tuple(regions),
-                     tuple(areas), tuple(terrain), tuple(places), tuple(forts))
+                     tuple(areas), tuple(terrain), tuple(places), tuple(forts), tuple(dated))
 

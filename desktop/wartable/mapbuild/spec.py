@@ -227,6 +227,10 @@ class HexMapSpec:
     places: tuple[tuple[str, str], ...]  # (place name, role)
     hex_features: tuple[HexFeatureRule, ...]
     regions_rename: dict[str, str] = field(default_factory=dict)
+    # The date whose borders_1939 "region_1939" features replace the 1940 regions they name
+    # (None: the 1940 regions, as the 1940: What If? maps use).
+    regions_date: str | None = None
+    regions_date_skip: tuple[str, ...] = ()  # dated regions this map leaves out (the rule says)
     area_features: tuple[AreaFeatureRule, ...] = ()
     regions_expected: tuple[str, ...] = ()
     clip: tuple[float, float, float, float] = (-30.0, 20.0, 75.0, 75.0)
@@ -447,6 +451,8 @@ def load_spec(path: Path) -> HexMapSpec:
         places=tuple(places),
         hex_features=tuple(feats),
         regions_rename={k: str(v) for k, v in r.get("regions_rename", dict, {}).items()},
+        regions_date=r.get("regions_date", str, None),
+        regions_date_skip=tuple(r.strs("regions_date_skip", [])),
         boxes=_boxes(where, doc.get("boxes", [])),
         warp=_checked_warp(_warp(r), grid, where),
         hexside_features=tuple(side_feats),

@@ -3,7 +3,8 @@
     python maps/sources/authoring/render_layers.py LON0 LAT0 LON1 LAT1 OUT.png
 
 Coastlines and lakes (blue), rivers (GSHHG level 1-2 dark, 3 light), 1939-40 regions (tinted,
-with the hand-drawn lines in black and the Polish Boundary Revision in orange), terrain regions,
+with the hand-drawn lines in black and the Polish Boundary Revision in orange; the regions of
+1 September 1939 outlined in purple), terrain regions,
 places, fortified lines and the 1940 water edits. Longitude is scaled by the cosine of the mid
 latitude, so shapes look right near the box's middle.
 """
@@ -27,7 +28,8 @@ from wartable.printing.maprender import Overlay, render_shapes  # noqa: E402
 
 TINTS = ["#ff9090", "#90b0ff", "#a0e0a0", "#ffd080", "#d0a0ff", "#80e0e0", "#ffa0d0",
          "#d0d080", "#c0c0c0"]
-TERRAIN = {"forest": "#208020", "hill": "#a06020", "marsh": "#20a0a0", "ardennes": "#105010"}
+TERRAIN = {"forest": "#208020", "hill": "#a06020", "marsh": "#20a0a0", "ardennes": "#105010",
+           "mountain": "#703010", "desert": "#e0b000"}
 EXTRA = ("terrain_regions.geojson", "places.geojson", "fortifications.geojson",
          "water_1940.geojson")
 
@@ -58,6 +60,8 @@ def render(bbox: tuple[float, float, float, float], out: str, width: int = 1800)
             i += 1
         elif p["kind"] == "revision":
             ovs.append(Overlay(tr(g), "#ff6000", "#ffb060", 2, "REVISION"))
+        elif p["kind"] == "region_1939":  # 1 September 1939: outlined, not tinted
+            ovs.append(Overlay(tr(g), "#c000c0", None, 2.5, p["name"], 200))
         elif p["kind"] == "line":
             ovs.append(Overlay(tr(g), "#000000", None, 2))
     for f in load("lakes_ne10m.geojson"):
