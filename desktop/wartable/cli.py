@@ -11,7 +11,8 @@ import importlib
 import json
 import os
 import sys
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -203,7 +204,10 @@ def cmd_battle_calc(args: argparse.Namespace) -> int:
     d = load_definition("wartable.games.aa_anniversary.data")
     print(battle_calc_text(args.attack, args.defend, args.json, d.unit_types,
                            bombard=args.bombard, attacker_order=args.attacker_order,
-                           defender_order=args.defender_order, max_rounds=args.rounds))
+                           defender_order=args.defender_order, max_rounds=args.rounds,
+                           attacker_developments=args.attacker_developments,
+                           defender_developments=args.defender_developments,
+                           research=d.tables.get("research")))
     return 0
 
 
@@ -213,15 +217,29 @@ BOT_DEFAULT_ROUNDS = 6  # Axis & Allies has no turn limit; a bot match stops her
 def _bot_selfplay(game: Any, args: argparse.Namespace) -> int:
     """Bot against bot or random play; games stopped by --rounds are scored by the victory
     conditions, then victory cities held, then income (issue 7)."""
-    if args.game != "aa_anniversary":
-        raise WartableError(f"--bot is available for aa_anniversary only, not {args.game!r}")
+    if args.game not in ("aa_anniversary", "whatif1940"):
+        raise WartableError(f"--bot is available for aa_anniversary and whatif1940 only, "
+                            f"not {args.game!r}")
     if args.scenario not in game.definition.scenarios:
         raise WartableError(f"no scenario {args.scenario!r}; this game has "
                             f"{', '.join(game.definition.scenarios)}")
     from wartable.games.aa_anniversary.bot import bot_selfplay
 
     rounds = args.rounds or BOT_DEFAULT_ROUNDS
-    rep = bot_selfplay(game, args.scenario, args.bot, args.vs, args.games, rounds, args.seed)
+    if args.game == "whatif1940":  # its bot (issue 7); a game lasts 11 turns [4.4]
+        from wartable.games.whatif1940 import bot_match
+
+        bot_selfplay = bot_match.bot_selfplay  # type: ignore[assignment]
+        rounds = args.rounds or bot_match.LAST_TURN
+
+    def turn_budget() -> Callable[[], bool]:  # a fresh time limit for each power's turn
+        deadline = time.monotonic() + args.turn_seconds
+        return lambda: time.monotonic() < deadline
+
+    started = time.monotonic()
+    rep = bot_selfplay(game, args.scenario, args.bot, args.vs, args.games, rounds, args.seed,
+                       turn_budget=turn_budget)
+    rep["seconds"] = round(time.monotonic() - started, 1)
     if args.json:
         print(json.dumps(rep, indent=1))
         return 0
@@ -229,7 +247,7 @@ def _bot_selfplay(game: Any, args: argparse.Namespace) -> int:
         print(f"seed {r['seed']}: {args.bot} as {r['bot_alliance']}: winner {r['winner']} "
               f"(turn {r['turn']}, {r['actions']} actions)")
     print(f"{rep['games']} games of {rounds} rounds, {args.bot} vs {args.vs}: "
-          f"win rate {rep['win_rate']:.2f}")
+          f"win rate {rep['win_rate']:.2f} ({rep['seconds']} s)")
     return 0
 
 
@@ -309,10 +327,12 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--games", type=int, default=1)
     sp.add_argument("--max-actions", type=int, default=20_000)
     sp.add_argument("--json", action="store_true")
-    sp.add_argument("--bot", choices=("fast", "random"), help="a bot plays one alliance "
-                    "(aa_anniversary), switching sides every game")
-    sp.add_argument("--vs", choices=("fast", "random"), default="random",
+    sp.add_argument("--bot", choices=("strong", "fast", "random"), help="a bot plays one "
+                    "alliance (aa_anniversary), switching sides every game")
+    sp.add_argument("--vs", choices=("strong", "fast", "random"), default="random",
                     help="what plays the other alliance (default random)")
+    sp.add_argument("--turn-seconds", type=float, default=10.0,
+                    help="the strong bot's time limit per power's turn (default 10)")
     sp.set_defaults(func=cmd_selfplay)
     # Heavy command groups (shapely, Pillow) load only when used, so `wartable`,
     # `--version` and the GUI start without them: a stub forwards to the real parser.
@@ -328,6 +348,9 @@ def build_parser() -> argparse.ArgumentParser:
                     help='casualty order, e.g. "infantry, armour, fighter" (default: cheapest)')
     sp.add_argument("--defender-order", default="", metavar="ORDER")
     sp.add_argument("--rounds", type=int, default=None, help="attacker retreats after N rounds")
+    sp.add_argument("--attacker-developments", default="", metavar="IDS",
+                    help='research results, e.g. "jet_fighters,heavy_bombers" (research.toml)')
+    sp.add_argument("--defender-developments", default="", metavar="IDS", help='e.g. "radar"')
     sp.add_argument("--json", action="store_true")
     sp.set_defaults(func=cmd_battle_calc)
     sp = sub.add_parser("screenshot", help="render the main window offscreen to a PNG")

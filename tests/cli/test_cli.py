@@ -213,5 +213,5 @@ def test_selfplay_bot_against_random_reports_a_win_rate(home: Path) -> None:
     assert data["games"] == 2 and 0.0 <= data["win_rate"] <= 1.0
     r = run("selfplay", "skirmish", "meeting", "--bot", "fast", home=home)
     assert r.returncode == 1
-    assert r.stderr == ("wartable: error: --bot is available for aa_anniversary only, "
-                        "not 'skirmish'\n")
+    assert r.stderr == ("wartable: error: --bot is available for aa_anniversary and "
+                        "whatif1940 only, not 'skirmish'\n")

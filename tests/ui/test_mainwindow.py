@@ -285,6 +285,7 @@ def test_two_maps_in_tabs_with_each_sides_units(win: MainWindow, qtbot: QtBot) -
     """1940: What If? plays on two maps: one tab each, units drawn on the map that holds
     them, and the window shows the map where the side to act has units to place [3.2]."""
     select_game(win.start, "whatif1940")
+    win.start.solitaire.setChecked(True)  # open information: no curtain for the fog [7.3]
     with qtbot.waitSignal(win.client.snapshotReady, timeout=20000):
         qtbot.mouseClick(win.start.start, Qt.MouseButton.LeftButton)
     assert [win.map_tabs.tabText(i) for i in range(win.map_tabs.count())] == [

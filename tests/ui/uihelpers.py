@@ -27,11 +27,14 @@ def select_game(start_screen: object, game_id: str) -> None:
     raise AssertionError(f"{game_id} is not on the start screen")
 
 
-def open_game(qtbot: QtBot, game_id: str, scenario: str) -> MainWindow:
-    """A window with a new game of `game_id` open (started through the worker)."""
+def open_game(qtbot: QtBot, game_id: str, scenario: str,
+              options: dict[str, object] | None = None) -> MainWindow:
+    """A window with a new game of `game_id` open (started through the worker); `options`:
+    rule and table options (e.g. {"table.solitaire": True}: open information, no curtain)."""
+    from wartable.core.frozen import FrozenMap
     from wartable.worker.commands import NewGame
 
     w = open_window(qtbot)
     with qtbot.waitSignal(w.client.snapshotReady, timeout=20000):
-        w.client.send(NewGame(game_id, scenario))
+        w.client.send(NewGame(game_id, scenario, FrozenMap(options or {})))
     return w

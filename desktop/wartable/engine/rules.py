@@ -94,6 +94,15 @@ class Rules:
         Games with hidden information override this and `hidden_information`."""
         return state
 
+    def command_of(self, game: Game, state: GameState, side: str) -> str:
+        """Which command (a player's role, model/seats.py) decides for `side` now: the one
+        whose data lists the current step (its frames included), else the side's senior
+        command; the side itself in games that declare no commands (1940: [1.3])."""
+        players = game.definition.players
+        if players is None or not game.positions:
+            return side
+        return players.command_for(side, game.position(state).step.id)
+
     def hidden_information(self, game: Game, state: GameState) -> bool:
         """Does any side keep secrets now? Then hotseat play needs a privacy curtain."""
         return any(s.hidden_info for s in game.definition.sides)

@@ -13,6 +13,7 @@ from typing import Any
 
 from wartable.core.frozen import FrozenMap
 from wartable.model.parse import Reader
+from wartable.model.seats import PlayerSetup, parse_players
 from wartable.model.sequence import Sequence
 from wartable.model.values import freeze
 
@@ -96,6 +97,7 @@ class GameDefinition:
     options: tuple[OptionDef, ...] = ()
     tables: FrozenMap[str, Any] = field(default_factory=FrozenMap)  # raw tables, parsed by games
     enforcement: str = "enforced"  # or "assisted" (DESIGN.md, the games table)
+    players: PlayerSetup | None = None  # commands and player-count splits (model/seats.py)
 
     def side(self, side_id: str) -> Side:
         for s in self.sides:
@@ -137,6 +139,10 @@ class GameDefinition:
             for o in r.opt_items("options")
         )
         enforcement = g.opt_choice("enforcement", ("enforced", "assisted"), "enforced")
+        sequence = Sequence.from_dict(r.table("sequence"), side_ids, source,
+                                      {s.id: s.name for s in sides})
+        players = parse_players(r.opt_sub("players"), side_ids,
+                                {p.step.id for p in sequence.positions})
         return GameDefinition(
             id=g.text("id"),
             title=g.text("title"),
@@ -144,12 +150,12 @@ class GameDefinition:
             sides=sides,
             unit_types=FrozenMap(unit_types),
             scenarios=FrozenMap(scenarios),
-            sequence=Sequence.from_dict(r.table("sequence"), side_ids, source,
-                                        {s.id: s.name for s in sides}),
+            sequence=sequence,
             maps=tuple(g.opt_seq("maps")),
             options=options,
             tables=freeze(r.opt_table("tables")),
             enforcement=enforcement,
+            players=players,
         )
 
 

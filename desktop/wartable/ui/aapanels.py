@@ -36,6 +36,7 @@ from wartable.core.errors import WartableError
 from wartable.engine.rules import Game
 from wartable.engine.session import Session
 from wartable.games.aa_anniversary import combat as c
+from wartable.games.aa_anniversary import research as rd
 from wartable.games.aa_anniversary.calculator import CalcResult, CalculationCancelled, calculate
 from wartable.games.aa_anniversary.steps import battle, objectives
 from wartable.games.aa_anniversary.steps.common import (
@@ -69,6 +70,7 @@ class CalcRequest:
     bombard: c.Force = c.EMPTY
     chosen: c.Orders | None = None
     max_rounds: int | None = None
+    developments: rd.BattleDevelopments | None = None  # the battle's powers' research
 
 
 @dataclass(frozen=True)
@@ -88,7 +90,8 @@ def run_calc(req: CalcRequest, catalog: c.Catalog, report: Callable[[int, str], 
 
     def one(orders: c.Orders | None) -> CalcResult:
         return calculate(req.attacker, req.defender, catalog, orders=orders,
-                         bombard=req.bombard, max_rounds=req.max_rounds, progress=progress)
+                         bombard=req.bombard, max_rounds=req.max_rounds, progress=progress,
+                         developments=req.developments)
 
     try:
         default = one(None)
@@ -135,6 +138,9 @@ class BattleCalculatorDialog(QDialog):
         self.client = client
         self.definition = definition
         self.catalog = c.Catalog.from_unit_types(definition.unit_types)
+        # The powers' developments of a battle taken from the board (Phase 1: Research &
+        # Development): they change the unit values and so the default orders.
+        self.developments: rd.BattleDevelopments | None = None
         self._request: int | None = None
         self._pending: CalcRequest | None = None
         self._damaged: dict[str, dict[str, int]] = {c.ATTACK: {}, c.DEFENSE: {}}
@@ -279,17 +285,35 @@ class BattleCalculatorDialog(QDialog):
         against the enemy units there (as Conduct Combat would fight it)."""
         game, state = session.game, session.state
         power, att, dfn = battle_forces(game, state, space, None)
+        held_a = rd.developments(state, power) if power else frozenset()
+        held_d = rd.developments(state, battle.defending_power(game, state, space, power)) \
+            if power else frozenset()
+        self.developments = (rd.BattleDevelopments(rd.research_table(game), held_a, held_d)
+                             if held_a or held_d else None)
         self.set_forces(att, dfn)
         name = game.definition.side(power).name if power else "?"
         where = space_name(game, space)
         if not att or not dfn:
             self.heading.setText(f"{where}: no battle there for {name} now; the forces "
-                                 f"found are filled in.")
+                                 f"found are filled in.{self._developments_text(game)}")
         else:
             self.heading.setText(f"Battle in {where}: {name} attacks "
-                                 f"{dfn.describe(self.catalog)}.")
+                                 f"{dfn.describe(self.catalog)}.{self._developments_text(game)}")
+
+    def _developments_text(self, game: Game) -> str:
+        d = self.developments
+        if d is None:
+            return ""
+        parts = [f"{who} {rd.names(game, held)}" for who, held in
+                 (("attacker", d.attacker), ("defender", d.defender)) if held]
+        return " Developments (Phase 1: Research & Development): " + "; ".join(parts) + "."
+
+    def values(self) -> c.Catalog:
+        """The unit values the calculation uses: with the battle's developments if any."""
+        return self.developments.catalog(self.catalog) if self.developments else self.catalog
 
     def clear(self) -> None:
+        self.developments = None
         self.set_forces(c.EMPTY, c.EMPTY)
         self.attacker_order.clear()
         self.defender_order.clear()
@@ -297,7 +321,7 @@ class BattleCalculatorDialog(QDialog):
 
     def _update_placeholders(self) -> None:
         att, dfn, _ = self.forces()
-        d = c.default_orders(att, dfn, self.catalog)
+        d = c.default_orders(att, dfn, self.values())
         self.attacker_order.setPlaceholderText(_order_text(d.attacker) or "default order")
         self.defender_order.setPlaceholderText(_order_text(d.defender) or "default order")
 
@@ -312,12 +336,12 @@ class BattleCalculatorDialog(QDialog):
         chosen = None
         a_txt, d_txt = self.attacker_order.text().strip(), self.defender_order.text().strip()
         if a_txt or d_txt:
-            dflt = c.default_orders(att, dfn, self.catalog)
+            dflt = c.default_orders(att, dfn, self.values())
             chosen = c.Orders(
                 c.parse_casualty_order(a_txt, self.catalog) if a_txt else dflt.attacker,
                 c.parse_casualty_order(d_txt, self.catalog) if d_txt else dflt.defender)
         rounds = self.max_rounds.value() or None
-        return CalcRequest(att, dfn, bom, chosen, rounds)
+        return CalcRequest(att, dfn, bom, chosen, rounds, self.developments)
 
     # --- running ---------------------------------------------------------------------------
     def calculate(self) -> None:

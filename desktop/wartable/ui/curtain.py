@@ -6,6 +6,8 @@ from __future__ import annotations
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QLabel, QPushButton, QVBoxLayout, QWidget
 
+from wartable.ui.players import text_on
+
 
 class Curtain(QWidget):
     ready = Signal(str)  # the player who took the seat
@@ -38,10 +40,17 @@ class Curtain(QWidget):
         lay.addWidget(self.button, 0, Qt.AlignmentFlag.AlignCenter)
         lay.addStretch(3)
         self.player = ""
+        self.colour = ""
 
-    def ask(self, player: str, sides: str) -> None:
+    def ask(self, player: str, sides: str, colour: str = "") -> None:
+        """Ask `player` (who plays `sides`) to sit; the title takes the seat's colour."""
         self.player = player
+        self.colour = colour
         self.title.setText(f"Pass the screen to {player}")
+        self.title.setStyleSheet(f"color: {colour};" if colour else "")
+        self.button.setStyleSheet(
+            f"background: {colour}; color: {text_on(colour)}; padding: 6px 18px;"
+            if colour else "")
         self.detail.setText(f"{player} plays {sides}. The other players look away; "
                             "the map shows only what your side may see.")
         self.button.setText(f"I am {player}: show my side")

@@ -30,21 +30,27 @@ from wartable.core.frozen import FrozenMap
 from wartable.engine.actions import DICE, END_STEP, FREE_MOVE, SET_DICE_MODE, Action, Button
 from wartable.engine.loop import deciding_side
 from wartable.games import registry
-from wartable.maps.model import HexMap
+from wartable.maps.model import BoardMap, HexMap
 from wartable.model.state import Piece
 from wartable.model.values import freeze
 from wartable.persistence import settings as settings_mod
 from wartable.persistence.locations import saves_dir
 from wartable.ui.aapanels import GAME_ID as AA_GAME_ID
 from wartable.ui.aapanels import BattleCalculatorDialog, ObjectivesPanel
+from wartable.ui.aaplay import AAPlayPanels
+from wartable.ui.botplayer import BotPlayer
 from wartable.ui.curtain import Curtain
 from wartable.ui.dicedisplay import DiceDisplay
 from wartable.ui.logpanel import LogPanel
 from wartable.ui.mapeditor import MapEditor
 from wartable.ui.mapview import ZOOM_PRESETS, MapView, OverviewMap, StackInspector
+from wartable.ui.oddspreview import W40CombatDock
+from wartable.ui.players import STACK_TOP, Seating, top_sides
 from wartable.ui.printdialog import PrintDialog
 from wartable.ui.sidepanel import SidePanel
 from wartable.ui.startscreen import StartScreen
+from wartable.ui.supplyoverlay import SupplyOverlay
+from wartable.ui.underlay import UnderlayController
 from wartable.worker.commands import Failure, Load, NewGame, Redo, Save, Snapshot, Submit, Undo
 from wartable.worker.engine_thread import EngineClient
 
@@ -82,6 +88,7 @@ class MainWindow(QMainWindow):
         self.views: list[MapView] = []
         self.view_locations: list[frozenset[str]] = []
         self.overviews = QStackedWidget()
+        self.underlays = UnderlayController(self)
         self._add_view()
         self.map_tabs.currentChanged.connect(self._tab_changed)
         self.dice_display = DiceDisplay(self.map_tabs)
@@ -121,9 +128,15 @@ class MainWindow(QMainWindow):
         # Axis & Allies: income, national objectives and victory cities (shown for that game).
         self.aa_objectives = ObjectivesPanel()
         self.aa_objectives_dock = self._dock(
-            "Income & objectives", self.aa_objectives, Qt.DockWidgetArea.RightDockWidgetArea)
+            "Income and objectives", self.aa_objectives, Qt.DockWidgetArea.RightDockWidgetArea)
         self.tabifyDockWidget(self.overview_dock, self.aa_objectives_dock)
         self.aa_objectives_dock.hide()
+        # A&A purchase panel, battle board and turn summary, shown when the engine asks.
+        self.aa_play = AAPlayPanels(self, self.on_button)
+        # 1940: What If? prepared-assault odds preview [11.3-11.14], shown in combat steps.
+        self.w40_odds = W40CombatDock(self, self.on_button)
+        # 1940: What If? supply overlay [6.2-6.8], toggled in the View menu.
+        self.supply_overlay = SupplyOverlay()
         # A tab beside the overview and the stack: it must not push the window taller.
         self.tabifyDockWidget(self.overview_dock, self.map_editor_dock)
         self.map_editor_dock.hide()
@@ -147,6 +160,10 @@ class MainWindow(QMainWindow):
         # Threads start last: an error while building widgets must not leave them running.
         self.client = EngineClient(self, autosave_enabled=autosave)
         self._wire()
+        # The A&A bot: bot-played powers, its turn summary and hints (after _wire, so the
+        # window shows each snapshot before the bot answers it).
+        self.bot = BotPlayer(self, self.client, self.log)
+        self.bot.add_actions(self.game_menu)
         self.start.set_recent(self.settings.recent_files)
         self.start.refresh_games(self.settings.last_game or registry.DEFAULT_GAME)
         self._show_start()
@@ -230,11 +247,20 @@ class MainWindow(QMainWindow):
         self.act_palette.setCheckable(True)
         self.act_palette.setChecked(self.settings.palette == "colourblind")
         m.addSeparator()
+        self._act(m, "Scan &Underlay…", self.calibrate_underlay, None, "actUnderlay")
+        self._act(m, "Show/Hide Scan Underla&y", self.toggle_underlay, None,
+                  "actToggleUnderlay")
+        self.act_supply = self._act(m, "&Supply Overlay (1940: What If?)",
+                                    self.toggle_supply_overlay, "F7", "actSupplyOverlay")
+        self.act_supply.setCheckable(True)
+        m.addSeparator()
         for d in (self.side_dock, self.log_dock, self.overview_dock, self.inspector_dock,
                   self.map_editor_dock, self.aa_objectives_dock):
             m.addAction(d.toggleViewAction())
+        self.aa_play.add_actions(m)
 
         m = mb.addMenu("&Game")
+        self.game_menu = m
         self.act_end = self._act(m, "&End Step", self.end_step, "Ctrl+Return", "actEndStep")
         self.act_battle_calc = self._act(m, "&Battle Calculator…", self.battle_calculator,
                                          "Ctrl+B", "actBattleCalc")
@@ -252,6 +278,7 @@ class MainWindow(QMainWindow):
         c.progress.connect(lambda _r, pct, text: self._progress(pct, text))
         self.start.startRequested.connect(self.new_game)
         self.curtain.ready.connect(self.take_seat)
+        self.inspector.topRequested.connect(self.put_on_top)
         self.start.openRequested.connect(self.open_dialog)
         self.side.buttonClicked.connect(self.on_button)
         self.side.diceEntered.connect(self.on_dice)
@@ -340,8 +367,16 @@ class MainWindow(QMainWindow):
         if self.snapshot is None:
             return
         pieces = [p for p in self._visible_pieces() if p.location == location]
+        self.inspector.set_top_sides(top_sides(self.snapshot, self._viewer_sides(self.snapshot)))
         self.inspector.set_stack(location, pieces, self.snapshot.session.game.definition)
         self.inspector_dock.raise_()
+
+    def put_on_top(self, piece_id: str) -> None:
+        """Stack inspector: the owner shows this unit on top of its stack [7.3]."""
+        snap = self.snapshot
+        if snap is not None and piece_id in snap.session.state.pieces:
+            self.submit(Action.make(STACK_TOP, snap.session.state.pieces[piece_id].side,
+                                    piece=piece_id))
 
     def _set_free_play(self, on: bool) -> None:
         self.free_play = on
@@ -369,6 +404,7 @@ class MainWindow(QMainWindow):
         if key != self._board_key:
             self._set_boards(snap)
             self.aa_objectives_dock.setVisible(game.definition.id == AA_GAME_ID)
+            self.aa_play.set_game(game.definition.id == AA_GAME_ID)
             self.log.set_definition(game.definition)
             self._board_key = key
         new_board = self.stack.currentWidget() is not self.map_tabs or first
@@ -385,22 +421,56 @@ class MainWindow(QMainWindow):
                 for v in self.views:
                     v.fit()  # after the map is shown, so it fits the real viewport
             self._draw(snap)
-        self.log.set_viewer(self._viewer_sides(snap))
+        # Behind the curtain the log shows public lines only: the seated player's private
+        # ones would be read by whoever is asked to sit next.
+        viewer = frozenset() if self.stack.currentWidget() is self.curtain \
+            else self._viewer_sides(snap)
+        self.log.set_viewer(viewer)
         if first:
             self.log.set_events(snap.session.events)
         else:
             self.log.append(snap.new_events)
-            viewer = self._viewer_sides(snap)
             self.dice_display.show_events([e for e in snap.new_events if e.visible_to(viewer)])
         self.act_physical.setChecked(snap.session.state.dice_mode == "physical")
         if game.definition.id == AA_GAME_ID:
             self.aa_objectives.show_state(snap.session)
+            self.aa_play.show_snapshot(snap)
+        self.w40_odds.show_snapshot(snap)
         if snap.path is not None and not snap.dirty:
             self.settings = settings_mod.add_recent(self.settings, str(snap.path))
             self.start.set_recent(self.settings.recent_files)
         self._update_actions()
 
     # --- maps: one view per map ------------------------------------------------
+    def _current_board(self) -> BoardMap | None:
+        snap = self.snapshot
+        if snap is None:
+            return None
+        boards = list(snap.session.game.maps.values())
+        i = max(0, self.map_tabs.currentIndex())
+        return boards[i] if i < len(boards) else None
+
+    def calibrate_underlay(self, image: str | None = None) -> bool:
+        """View → Scan Underlay…: calibrate a scan of the printed map under this map."""
+        board = self._current_board()
+        if board is None:
+            self.statusBar().showMessage("Open a game first: the scan goes under its map.", 5000)
+            return False
+        return self.underlays.calibrate(self.map, board, image)
+
+    def toggle_supply_overlay(self) -> None:
+        """View → Supply Overlay: mark out-of-supply and coastal-only units [6.2-6.5]."""
+        self.supply_overlay.set_enabled(self.act_supply.isChecked())
+        if self.supply_overlay.enabled and self.snapshot is not None:
+            self.statusBar().showMessage(self.supply_overlay.summary(), 8000)
+
+    def toggle_underlay(self) -> None:
+        board = self._current_board()
+        if board is not None:
+            problem = self.underlays.toggle(self.map, board)
+            if problem:
+                self.statusBar().showMessage(problem, 8000)
+
     @property
     def map(self) -> MapView:
         """The map view of the current tab."""
@@ -410,6 +480,7 @@ class MainWindow(QMainWindow):
         v = MapView()
         v.pieceDropped.connect(self.on_drop)
         v.stackClicked.connect(self.on_stack)
+        v.locationClicked.connect(lambda loc: self.w40_odds.on_location(loc))
         v.hoverChanged.connect(lambda text: self.hover.setText(text))
         v.zoomChanged.connect(lambda p: self.zoom_label.setText(f"{p:.0f} %"))
         self.views.append(v)
@@ -436,6 +507,9 @@ class MainWindow(QMainWindow):
             v = self.views[i]
             v.set_board(board, game.definition)
             v.set_palette(self.settings.palette)
+            problem = self.underlays.apply(v, board)
+            if problem:
+                self.statusBar().showMessage(problem, 10000)
             self.map_tabs.setTabText(i, board.title)
             self.view_locations[i] = frozenset(board.location_ids()) | {
                 f"box:{b.id}" for b in board.boxes}
@@ -493,17 +567,18 @@ class MainWindow(QMainWindow):
             self.zoom_label.setText(f"{self.map.zoom_percent():.0f} %")
 
     # --- hotseat: seats, curtain, views -------------------------------------------
-    def _table(self, snap: Snapshot) -> tuple[dict[str, str], bool]:
-        opts = snap.session.state.options
-        seats = dict(opts.get("table.seats", {}))
-        d = snap.session.game.definition
-        for i, s in enumerate(d.sides, 1):  # older saves and the CLI: one seat per side
-            seats.setdefault(s.id, f"Player {i}")
-        return seats, bool(opts.get("table.solitaire", False))
+    def _table(self, snap: Snapshot) -> Seating:
+        """Who sits where (ui/players.py): seats per command, names and colours."""
+        return Seating.of(snap.session.game.definition, snap.session.state.options)
+
+    def _player(self, snap: Snapshot) -> str:
+        """The player deciding now: the seat of the command the rules name [1.3]."""
+        g = snap.session.game
+        return self._table(snap).player_for(g, snap.session.state, snap.prompt.side)
 
     def _hidden(self, snap: Snapshot) -> bool:
         g = snap.session.game
-        seats, solitaire = self._table(snap)
+        solitaire = self._table(snap).solitaire
         return (not solitaire and not snap.prompt.finished
                 and g.rules.hidden_information(g, snap.session.state))
 
@@ -511,30 +586,29 @@ class MainWindow(QMainWindow):
         """Before a side with secrets acts, a player who is not seated must take the seat."""
         if not self._hidden(snap) or not snap.prompt.side:
             return False
-        seats, _ = self._table(snap)
-        return seats[snap.prompt.side] != self.seated
+        return self._player(snap) != self.seated
 
     def _viewer_sides(self, snap: Snapshot) -> frozenset[str] | None:
         """The sides whose information may be shown now (None: everything)."""
         if not self._hidden(snap):
             return None
-        seats, _ = self._table(snap)
-        return frozenset(s for s, p in seats.items() if p == self.seated)
+        return self._table(snap).sides_of(self.seated)
 
     def _lower_curtain(self, snap: Snapshot) -> None:
-        seats, _ = self._table(snap)
-        player = seats[snap.prompt.side]
+        seating = self._table(snap)
+        player = self._player(snap)
         d = snap.session.game.definition
-        sides = " and ".join(s.name for s in d.sides if seats[s.id] == player)
+        sides = seating.plays(player)
         for v in self.views:
             v.set_pieces([])  # nothing of anyone's position stays drawn behind it
             v.set_legal_moves({}, {})
         self.inspector.set_stack("", [], d)
-        self.curtain.ask(player, sides)
+        self.curtain.ask(player, sides, seating.colour(player))
         self.stack.setCurrentWidget(self.curtain)
         self.side.show_session(snap.session, replace(
             snap.prompt, text=f"Waiting for {player} to take the seat.", buttons=(),
             moves=FrozenMap(), dice=None, waiting=True))
+        self.side.set_seat(player, seating.colour(player))
 
     def take_seat(self, player: str) -> None:
         """The asked player took the seat: lift the curtain on that player's view. Anyone
@@ -571,6 +645,9 @@ class MainWindow(QMainWindow):
                                and snap.session.state.pieces[pid].location in locs},
                               snap.prompt.costs)
         self.side.show_session(snap.session, snap.prompt)
+        if snap.prompt.side and not snap.prompt.finished:
+            self.side.set_seat(self._player(snap), self._table(snap).colour(self._player(snap)))
+        self.supply_overlay.refresh(snap, self.views)
 
     def on_failure(self, f: Failure) -> None:
         first = f.message.splitlines()[0]
@@ -624,6 +701,7 @@ class MainWindow(QMainWindow):
     def _show_start(self) -> None:
         self.stack.setCurrentWidget(self.start_scroll)
         self._set_game_docks(False)
+        self.aa_play.set_game(False)
 
     def _set_game_docks(self, visible: bool) -> None:
         """The docks belong to a game: hidden on the start screen, shown with a game."""

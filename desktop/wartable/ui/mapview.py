@@ -56,6 +56,7 @@ from typing import Any, Protocol
 
 from PySide6.QtCore import QEvent, QPoint, QPointF, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import (
+    QAction,
     QColor,
     QFont,
     QFontMetricsF,
@@ -81,6 +82,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QListWidget,
     QListWidgetItem,
+    QPushButton,
     QStyleOptionGraphicsItem,
     QVBoxLayout,
     QWidget,
@@ -1642,6 +1644,7 @@ class StackInspector(QWidget):
     """The pieces at one location, top of the stack first, with their counters."""
 
     pieceSelected = Signal(str)
+    topRequested = Signal(str)  # piece id: its owner shows it on top of its stack [7.3]
 
     ICON_PX = 56
 
@@ -1659,6 +1662,20 @@ class StackInspector(QWidget):
         lay.setContentsMargins(0, 0, 0, 0)
         lay.addWidget(self.title)
         lay.addWidget(self.list)
+        # [7.3] 1940: What If?: the owner chooses which unit the enemy sees on top.
+        self.top_button = QPushButton("Show this unit on top (7.3)")
+        self.top_button.setObjectName("stackTopButton")
+        self.top_button.setToolTip("The enemy sees only the top unit of a stack [7.3]: put "
+                                   "the selected unit of yours there (a free action).")
+        self.top_button.clicked.connect(self._request_top)
+        self.top_button.hide()
+        lay.addWidget(self.top_button)
+        self.top_action = QAction(self.top_button.text(), self.list)  # the same, right-click
+        self.top_action.triggered.connect(self._request_top)
+        self.list.addAction(self.top_action)
+        self.list.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
+        self.top_sides: frozenset[str] = frozenset()  # sides that may choose tops now
+        self._sides: dict[str, str] = {}  # piece id -> side
         self.location = ""
         self._ids: list[str] = []
         self.palette_name: Palette = "standard"
@@ -1671,6 +1688,7 @@ class StackInspector(QWidget):
         self.list.blockSignals(True)
         self.list.clear()
         self._ids = []
+        self._sides = {p.id: p.side for p in pieces}
         n = len(pieces)
         self.title.setText(title or (f"{location}: {n} piece{'s' if n != 1 else ''}"
                                      if location else "No stack selected"))
@@ -1692,6 +1710,7 @@ class StackInspector(QWidget):
             self.list.addItem(it)
             self._ids.append(p.id)
         self.list.blockSignals(False)
+        self._update_top()
 
     def set_palette(self, name: Palette) -> None:
         """Counter colours for the next `set_stack`: "standard" or "colourblind"."""
@@ -1708,8 +1727,30 @@ class StackInspector(QWidget):
         if piece_id in self._ids:
             self.list.setCurrentRow(self._ids.index(piece_id))
         self.list.blockSignals(False)
+        self._update_top()
+
+    def set_top_sides(self, sides: frozenset[str]) -> None:
+        """The sides whose units may be put on top now [7.3] (empty: no such choice)."""
+        self.top_sides = sides
+        self._update_top()
+
+    def _selected(self) -> str | None:
+        items = self.list.selectedItems()
+        return str(items[0].data(Qt.ItemDataRole.UserRole)) if items else None
+
+    def _update_top(self) -> None:
+        pid = self._selected()
+        self.top_button.setVisible(bool(self.top_sides) and len(self._ids) > 1)
+        self.top_button.setEnabled(pid is not None and self._sides.get(pid) in self.top_sides)
+        self.top_action.setVisible(self.top_button.isEnabled())
+
+    def _request_top(self) -> None:
+        pid = self._selected()
+        if pid is not None and self._sides.get(pid) in self.top_sides:
+            self.topRequested.emit(pid)
 
     def _on_selection(self) -> None:
+        self._update_top()
         items = self.list.selectedItems()
         if items:
             self.pieceSelected.emit(str(items[0].data(Qt.ItemDataRole.UserRole)))

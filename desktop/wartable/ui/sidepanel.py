@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 
 from wartable.engine.actions import Button, Prompt
 from wartable.engine.session import Session
+from wartable.ui.players import text_on
 from wartable.ui.widgets import discard
 
 
@@ -61,6 +62,12 @@ class SidePanel(QWidget):
         self.side_label.setAutoFillBackground(True)
         self.side_label.setMargin(4)
         bl.addWidget(self.side_label)
+        # The deciding player's seat, in the seat's colour (ui/players.py; issue 7).
+        self.seat_label = QLabel()
+        self.seat_label.setObjectName("seatLabel")
+        self.seat_label.setMargin(4)
+        self.seat_label.hide()
+        bl.addWidget(self.seat_label)
         self.prompt = QLabel()
         self.prompt.setObjectName("promptText")
         self.prompt.setWordWrap(True)
@@ -121,6 +128,7 @@ class SidePanel(QWidget):
         sc = d.scenarios[st.scenario]
         self.turn.setText(f"{sc.name} — Turn {st.turn} of {sc.last_turn}")
         self._fill_tree(session)
+        self.seat_label.hide()  # set_seat shows it again for the deciding player
         if prompt.finished:
             self.side_label.setText("Game over")
             self.side_label.setStyleSheet("")
@@ -134,6 +142,13 @@ class SidePanel(QWidget):
         self.clear_error()
         self._set_buttons(prompt)
         self._set_dice(prompt)
+
+    def set_seat(self, player: str, colour: str) -> None:
+        """Name the player whose seat decides now, in the seat's colour."""
+        self.seat_label.setText(f"Player: {player}")
+        self.seat_label.setStyleSheet(f"background: {colour}; color: {text_on(colour)}; "
+                                      "font-weight: bold;")
+        self.seat_label.show()
 
     def _fill_tree(self, session: Session) -> None:
         game = session.game

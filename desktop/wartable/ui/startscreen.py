@@ -24,6 +24,9 @@ from PySide6.QtWidgets import (
 from wartable.games import registry
 from wartable.model.definition import GameDefinition
 from wartable.persistence.gamedata import load_game
+from wartable.ui.botplayer import BOT_GAMES
+from wartable.ui.botplayer import LEVELS as BOT_LEVELS
+from wartable.ui.players import ColourButton, SplitEditor, name_row, seat_colour
 from wartable.ui.widgets import discard
 
 
@@ -90,7 +93,13 @@ class StartScreen(QWidget):
         self.solitaire.setObjectName("solitaire")
         self.solitaire.toggled.connect(self._solitaire_toggled)
         self.players_form.addRow(self.solitaire)
+        # The game's player-count splits [1.3] (players.py); hidden for games without.
+        self.split_editor = SplitEditor()
+        self.split_editor.modeChanged.connect(self._split_mode)
+        self.players_form.addRow(self.split_editor)
+        self.colour_buttons: dict[str, ColourButton] = {}  # side -> its seat's colour
         self.player_edits: dict[str, QLineEdit] = {}
+        self.bot_combos: dict[str, QComboBox] = {}  # side -> who plays it (bot games only)
         gl.addWidget(self.players_box)
         self.start = QPushButton("Start game")
         self.start.setObjectName("startButton")
@@ -154,7 +163,8 @@ class StartScreen(QWidget):
         self.start.setEnabled(True)
         for sc in d.scenarios.values():
             self.scenario.addItem(sc.name, sc.id)
-        self._fill_players([(s.id, s.name) for s in d.sides])
+        self.split_editor.set_definition(d)
+        self._fill_players([(s.id, s.name) for s in d.sides], d.id in BOT_GAMES)
         self._fill_options(d)
 
     def _fill_options(self, d: GameDefinition) -> None:
@@ -165,7 +175,7 @@ class StartScreen(QWidget):
             if not isinstance(o.default, bool):
                 continue  # non-yes/no options get their own editor with the game
             rule = f" [{o.rule}]" if o.rule else ""
-            c = QCheckBox(f"{o.name}{rule}")
+            c = QCheckBox(f"{o.name}{rule}".replace("&", "&&"))  # "&" is no shortcut
             c.setObjectName(f"option_{o.id}")
             c.setChecked(o.default)
             c.setToolTip(o.description)
@@ -173,27 +183,64 @@ class StartScreen(QWidget):
             self.option_checks[o.id] = c
         self.options_box.setVisible(bool(self.option_checks))
 
-    def _fill_players(self, sides: list[tuple[str, str]]) -> None:
+    def _fill_players(self, sides: list[tuple[str, str]], bots: bool = False) -> None:
         """One name per side; sides given the same name share a seat (e.g. one player
-        with both Axis powers)."""
-        while self.players_form.rowCount() > 1:
-            self.players_form.removeRow(1)
+        with both Axis powers). `bots`: each side may be played by the bot (issue 7)."""
+        while self.players_form.rowCount() > 2:  # keep solitaire and the splits
+            self.players_form.removeRow(2)
         self.player_edits = {}
+        self.colour_buttons = {}
+        self.bot_combos = {}
         for i, (sid, name) in enumerate(sides, 1):
             edit = QLineEdit(f"Player {i}")
             edit.setObjectName(f"player_{sid}")
-            self.players_form.addRow(name, edit)
             self.player_edits[sid] = edit
+            colour = ColourButton(seat_colour(i - 1))
+            colour.setObjectName(f"playerColour_{sid}")
+            self.colour_buttons[sid] = colour
+            if not bots:
+                self.players_form.addRow(name, name_row(edit, colour))
+                continue
+            row = QWidget()
+            lay = QHBoxLayout(row)
+            lay.setContentsMargins(0, 0, 0, 0)
+            combo = QComboBox()
+            combo.setObjectName(f"bot_{sid}")
+            combo.setToolTip("Who plays this side: a person, or the bot at a level")
+            combo.addItem("Human", "")
+            for lvl, text in BOT_LEVELS:
+                combo.addItem(text, lvl)
+            lay.addWidget(edit, 1)
+            lay.addWidget(colour)
+            lay.addWidget(combo)
+            self.players_form.addRow(name, row)
+            self.bot_combos[sid] = combo
+        self._split_mode(self.split_editor.split() != 0)
+
+    def _split_mode(self, on: bool) -> None:
+        """A chosen split names the seats; one name per side shows the side rows."""
+        for row in range(2, self.players_form.rowCount()):
+            self.players_form.setRowVisible(row, not on)
         self._solitaire_toggled(self.solitaire.isChecked())
 
     def _solitaire_toggled(self, on: bool) -> None:
-        for e in self.player_edits.values():
+        for e in (*self.player_edits.values(), *self.colour_buttons.values()):
             e.setEnabled(not on)
+        self.split_editor.set_enabled_seats(not on)
 
     def table_options(self) -> dict[str, object]:
         seats = {sid: (e.text().strip() or sid) for sid, e in self.player_edits.items()}
         rules = {oid: c.isChecked() for oid, c in self.option_checks.items()}
-        return {**rules, "table.seats": seats, "table.solitaire": self.solitaire.isChecked()}
+        colours: dict[str, str] = {}
+        for sid, b in self.colour_buttons.items():  # a shared seat keeps its first colour
+            colours.setdefault(seats[sid], b.colour)
+        out = {**rules, "table.seats": seats, "table.solitaire": self.solitaire.isChecked(),
+               "table.colours": colours}
+        out.update(self.split_editor.table_options())  # a chosen split's seats [1.3]
+        bots = {sid: c.currentData() for sid, c in self.bot_combos.items() if c.currentData()}
+        if bots:
+            out["table.bots"] = bots
+        return out
 
     def _scenario_changed(self) -> None:
         it = self.games.currentItem()

@@ -11,13 +11,16 @@ The bot scores the prompt's legal candidates with simple rules:
   noncombat move  land units step toward the own capital or the front (own territories next to
                   the enemy); aircraft and ships stay where they are (so they stay landed)
   mobilize        land units at the factory nearest the front
+The "strong" level (bot_strong.py) builds on this module's odds, map and prompt helpers;
+`explained_action` picks the level and returns the bot's reason with its action, and takes
+the caller's time budget (a callable: this code never reads the clock).
 Pure: no `random`, no files, no clock. Tie-breaking uses `wartable.core.rng.Rng`.
 """
 
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from wartable.core.errors import IllegalAction, WartableError
@@ -35,44 +38,59 @@ from wartable.games.aa_anniversary.steps.common import (
     allied,
     controller,
     ipcs,
+    space_name,
     stats,
     world,
 )
 from wartable.model.state import GameState
 
-LEVELS = ("fast", "random")
+LEVELS = ("strong", "fast", "random")
+Budget = Callable[[], bool]  # True while the bot may keep thinking (a time limit per turn)
 ATTACK_P = 0.6  # send an attack when the attacker wins at least this often
 SEND_P = 0.85  # ...sending only as many units as win this often (when so many reach)
 PRESS_P = 0.4  # keep fighting while the attacker wins at least this often
 CALC_ROUNDS = 6  # battles are judged over at most this many rounds (keeps the odds fast)
-_CALC_CACHE: dict[tuple[int, Force, Force], float] = {}
+_CALC_CACHE: dict[tuple[int, Force, Force, int], tuple[float, float, float, float]] = {}
 _CALC_CACHE_MAX = 20_000
 
 
 # --- odds --------------------------------------------------------------------------------
-def win_chance(game: Game, att: Force, dfn: Force) -> float:
-    """P(the attacker wins and may capture), cached per forces (the cache is only a memo)."""
+def battle_odds(
+    game: Game, att: Force, dfn: Force, rounds: int = CALC_ROUNDS
+) -> tuple[float, float, float, float]:
+    """(P(attacker wins), P(it wins and can capture), attacker's and defender's expected
+    IPC loss) over at most `rounds` rounds, cached per forces (the cache is only a memo)."""
     if not att.units:
-        return 0.0
-    if not dfn.units:
-        return 1.0
+        return (0.0, 0.0, 0.0, 0.0)
     cat = world(game).catalog
-    key = (id(cat), att, dfn)
+    if not dfn.units:
+        cap = any(cat[u].capture for u, _ in att.units)
+        return (1.0, 1.0 if cap else 0.0, 0.0, 0.0)
+    key = (id(cat), att, dfn, rounds)
     hit = _CALC_CACHE.get(key)
     if hit is not None:
         return hit
     try:
-        r = calculate(att, dfn, cat, max_rounds=CALC_ROUNDS, attacker_can_retreat=False)
-        p = r.attacker_win
+        r = calculate(att, dfn, cat, max_rounds=rounds, attacker_can_retreat=False)
+        out = (r.attacker_win, r.capture, r.attacker_ipc_loss, r.defender_ipc_loss)
     except WartableError:
-        p = 0.0
+        out = (0.0, 0.0, 0.0, 0.0)
     if len(_CALC_CACHE) >= _CALC_CACHE_MAX:
         _CALC_CACHE.clear()
-    _CALC_CACHE[key] = p
-    return p
+    _CALC_CACHE[key] = out
+    return out
 
 
-def _force(units: Iterable[str]) -> Force:
+def win_chance(game: Game, att: Force, dfn: Force) -> float:
+    """P(the attacker wins and may capture) over CALC_ROUNDS rounds."""
+    if not att.units:
+        return 0.0
+    if not dfn.units:
+        return 1.0
+    return battle_odds(game, att, dfn)[0]
+
+
+def force_of(units: Iterable[str]) -> Force:
     d: dict[str, int] = {}
     for u in units:
         d[u] = d.get(u, 0) + 1
@@ -80,7 +98,7 @@ def _force(units: Iterable[str]) -> Force:
 
 
 # --- map helpers -------------------------------------------------------------------------
-def _land_distances(game: Game, sources: Iterable[str]) -> dict[str, int]:
+def land_distances(game: Game, sources: Iterable[str]) -> dict[str, int]:
     """Land-path distances from the sources (breadth first over land territories)."""
     w = world(game)
     dist: dict[str, int] = {}
@@ -98,7 +116,7 @@ def _land_distances(game: Game, sources: Iterable[str]) -> dict[str, int]:
     return dist
 
 
-def _enemy_land(game: Game, state: GameState, power: str) -> list[str]:
+def enemy_land(game: Game, state: GameState, power: str) -> list[str]:
     w = world(game)
     return [
         s
@@ -109,10 +127,10 @@ def _enemy_land(game: Game, state: GameState, power: str) -> list[str]:
     ]
 
 
-def _front(game: Game, state: GameState, power: str) -> list[str]:
+def front(game: Game, state: GameState, power: str) -> list[str]:
     """Own territories next to an enemy territory, and the own capital."""
     w = world(game)
-    enemy = set(_enemy_land(game, state, power))
+    enemy = set(enemy_land(game, state, power))
     out = [
         s
         for s in sorted(w.land)
@@ -125,39 +143,41 @@ def _front(game: Game, state: GameState, power: str) -> list[str]:
 
 
 # --- the decision per prompt -------------------------------------------------------------
-def _step_kind(game: Game, state: GameState) -> str:
+def step_kind(game: Game, state: GameState) -> str:
     return str(game.positions[state.step_index].step.kind)
 
 
-def _button(p: Prompt, verb: str) -> list[Action]:
+def button(p: Prompt, verb: str) -> list[Action]:
     return [Action(b.id, p.side, b.args) for b in p.buttons if b.enabled and b.id == verb]
 
 
-def _end(p: Prompt) -> list[Action]:
-    return _button(p, END_STEP)
+def end_buttons(p: Prompt) -> list[Action]:
+    return button(p, END_STEP)
 
 
-def _purchase(game: Game, state: GameState, p: Prompt) -> list[Action]:
+def _purchase(game: Game, state: GameState, p: Prompt) -> list[tuple[Action, str]]:
     power = p.side
     have = ipcs(state, power)
     cap = sum(mobilize.room(game, state, f) for f in mobilize.factories(game, state, power))
     bought = sum(1 for q in state.pieces_at(MOBILIZATION) if q.side == power)
-    buys = {str(a.args.get("unit")): a for a in _button(p, "buy")}
+    buys = {str(a.args.get("unit")): a for a in button(p, "buy")}
     if bought >= cap:
-        return _end(p)
+        return _plain(end_buttons(p))
     want: list[str] = []
     if bought % 6 == 5:
         want.append("fighter")
     if bought % 4 == 3:
         want.append("armour")
     want.append("infantry")
+    why = "Buy mostly infantry, every fourth unit armour, every sixth a fighter" \
+        if bought == 0 else ""
     for u in want:
         if u in buys and world(game).catalog[u].cost <= have:
-            return [buys[u]] + _end(p)
-    return _end(p)
+            return [(buys[u], why)] + _plain(end_buttons(p))
+    return _plain(end_buttons(p))
 
 
-def _combat_move(game: Game, state: GameState, p: Prompt) -> list[Action]:
+def _combat_move(game: Game, state: GameState, p: Prompt) -> list[tuple[Action, str]]:
     w = world(game)
     power = p.side
     movers: dict[str, list[tuple[str, str]]] = {}  # target -> (piece id, unit type)
@@ -170,6 +190,7 @@ def _combat_move(game: Game, state: GameState, p: Prompt) -> list[Action]:
             if d in w.land and d not in w.neutral:
                 movers.setdefault(d, []).append((pid, piece.type))
     scored: list[tuple[float, str]] = []
+    odds: dict[str, float] = {}
     for target, ms in movers.items():
         ctl = controller(state, target)
         enemy = battle.defenders(game, state, target, power)
@@ -181,13 +202,13 @@ def _combat_move(game: Game, state: GameState, p: Prompt) -> list[Action]:
         dfn = battle.force(enemy)
         if not enemy:
             ms = sorted(ms, key=lambda m: (w.catalog[m[1]].cost, m[0]))[:1]
-        chance = win_chance(game, _force(here + [t for _, t in ms]), dfn)
+        chance = win_chance(game, force_of(here + [t for _, t in ms]), dfn)
         if chance < ATTACK_P:
             continue
         if enemy:  # the fewest units (cheapest first) that win often enough, else them all
             ms = sorted(ms, key=lambda m: (w.catalog[m[1]].cost, m[0]))
             for k in range(1, len(ms)):
-                pk = win_chance(game, _force(here + [t for _, t in ms[:k]]), dfn)
+                pk = win_chance(game, force_of(here + [t for _, t in ms[:k]]), dfn)
                 if pk >= SEND_P:
                     ms, chance = ms[:k], pk
                     break
@@ -198,18 +219,21 @@ def _combat_move(game: Game, state: GameState, p: Prompt) -> list[Action]:
         )
         scored.append((value + chance, target))
         movers[target] = ms
+        odds[target] = chance
     scored.sort(key=lambda x: (-x[0], x[1]))
-    out: list[Action] = []
+    out: list[tuple[Action, str]] = []
     for _, target in scored:
-        for pid, _t in movers[target]:
-            out.append(Action.make("move", power, piece=pid, to=target))
-    return out + _end(p)
+        why = (f"Attack {space_name(game, target)}: {odds[target]:.0%} win, "
+               f"{len(movers[target])} units")
+        for i, (pid, _t) in enumerate(movers[target]):
+            out.append((Action.make("move", power, piece=pid, to=target), why if i == 0 else ""))
+    return out + _plain(end_buttons(p))
 
 
 def _noncombat(game: Game, state: GameState, p: Prompt) -> list[Action]:
     w = world(game)
     power = p.side
-    dist = _land_distances(game, _front(game, state, power))
+    dist = land_distances(game, front(game, state, power))
     best: list[tuple[int, str, str]] = []
     for pid, dests in sorted(p.moves.items()):
         piece = state.pieces[pid]
@@ -229,12 +253,12 @@ def _noncombat(game: Game, state: GameState, p: Prompt) -> list[Action]:
             ):
                 best.append((dist[d] - here, pid, d))
     best.sort()
-    return [Action.make("move", power, piece=pid, to=d) for _, pid, d in best] + _end(p)
+    return [Action.make("move", power, piece=pid, to=d) for _, pid, d in best] + end_buttons(p)
 
 
 def _mobilize(game: Game, state: GameState, p: Prompt) -> list[Action]:
     power = p.side
-    dist = _land_distances(game, _enemy_land(game, state, power))
+    dist = land_distances(game, enemy_land(game, state, power))
     out: list[tuple[int, str, str]] = []
     for pid, dests in sorted(p.moves.items()):
         for d in dests:
@@ -246,65 +270,115 @@ def _mobilize(game: Game, state: GameState, p: Prompt) -> list[Action]:
         if pid not in seen:
             seen.add(pid)
             acts.append(Action.make("move", power, piece=pid, to=d))
-    return acts + _end(p)
+    return acts + end_buttons(p)
 
 
-def _press(game: Game, state: GameState, p: Prompt) -> list[Action]:
+def press_or_retreat(game: Game, state: GameState, p: Prompt) -> list[Action]:
     space = str(state.var("battle"))
     power = state.active_side
     att = battle.force(battle.attackers(game, state, space, power))
     dfn = battle.force(battle.defenders(game, state, space, power))
-    press = _button(p, "press")
-    retreat = _button(p, "retreat")
+    press = button(p, "press")
+    retreat = button(p, "retreat")
     if win_chance(game, att, dfn) >= PRESS_P or not retreat:
         return press + retreat
     return retreat + press
 
 
+def raid_choice(game: Game, state: GameState, p: Prompt) -> list[tuple[Action, str]]:
+    """Strategic Bombing Raids (pg. 17), decided before the battles: bombers that came
+    with an attack join its battle; bombers alone over an enemy factory raid it."""
+    out: list[tuple[Action, str]] = []
+    for b in p.buttons:
+        if not b.enabled or b.id not in ("raid", "no_raid"):
+            continue
+        space = str(b.args.get("space"))
+        battle_there = bool(battle.defenders(game, state, space, p.side))
+        if b.id == "no_raid" and battle_there:
+            out.append((Action(b.id, p.side, b.args), ""))
+            break
+        if b.id == "raid" and not battle_there:  # the first: all its bombers and escorts
+            out.append((Action(b.id, p.side, b.args),
+                        f"Strategic bombing raid on {space_name(game, space)}"))
+            break
+    return out
+
+
+def _plain(actions: Iterable[Action]) -> list[tuple[Action, str]]:
+    return [(a, "") for a in actions]
+
+
 def ranked_actions(session: Session) -> list[Action]:
     """The bot's candidates for the deciding side, best first (legal proposals only)."""
+    return [a for a, _why in ranked_explained(session)]
+
+
+def ranked_explained(session: Session) -> list[tuple[Action, str]]:
+    """`ranked_actions` with the reasons the fast bot gives (purchase and attacks)."""
     game, state = session.game, session.state
     side = deciding_side(state)
     p = session.prompt(side)
     ids = {b.id for b in p.buttons if b.enabled}
     if "casualties" in ids:
-        return _button(p, "casualties")  # the first button is the default order
+        return _plain(button(p, "casualties"))  # the first button is the default order
     if "press" in ids:
-        return _press(game, state, p)
+        return _plain(press_or_retreat(game, state, p))
     if state.frames:
-        return list(game.rules.candidate_actions(game, state, p))
-    kind = _step_kind(game, state)
+        return _plain(game.rules.candidate_actions(game, state, p))
+    kind = step_kind(game, state)
     if kind == "purchase":
         return _purchase(game, state, p)
     if kind == "combat_move":
         return _combat_move(game, state, p)
     if kind == "conduct_combat":
-        return _button(p, "fight")[:1] + _end(p)
+        # Every battle, in order: the engine may want one first (a sea battle before the
+        # landing it covers, Amphibious Assaults pg. 17); the trial submit finds it.
+        return raid_choice(game, state, p) + _plain(button(p, "fight") + end_buttons(p))
     if kind == "noncombat_move":
-        return _noncombat(game, state, p)
+        return _plain(_noncombat(game, state, p))
     if kind == "mobilize":
-        return _mobilize(game, state, p)
-    return _end(p) + list(game.rules.candidate_actions(game, state, p))
+        return _plain(_mobilize(game, state, p))
+    return _plain(end_buttons(p) + list(game.rules.candidate_actions(game, state, p)))
 
 
-def choose_action(session: Session, rng: Rng, level: str = "fast") -> tuple[Action, Rng]:
+def choose_action(
+    session: Session, rng: Rng, level: str = "fast", budget: Budget | None = None
+) -> tuple[Action, Rng]:
     """The bot's action for the deciding power: the best candidate the engine accepts."""
+    action, rng, _why = explained_action(session, rng, level, budget)
+    return action, rng
+
+
+def explained_action(
+    session: Session, rng: Rng, level: str = "fast", budget: Budget | None = None
+) -> tuple[Action, Rng, str]:
+    """`choose_action` with the reason for it ("" when there is nothing worth saying).
+    `budget` (strong level): called before each costly evaluation; False = stop thinking
+    and play what is planned so far (the caller's time limit per turn)."""
     if level == "random":
-        return random_action(session, rng)
-    if level != "fast":
+        a, rng = random_action(session, rng)
+        return a, rng, ""
+    if level not in LEVELS:
         raise WartableError(f"Unknown bot level {level!r} (one of {', '.join(LEVELS)}).")
     side = deciding_side(session.state)
     p = session.prompt(side)
     if p.dice is not None:
         vals, rng = rng.roll_many(p.dice.count, p.dice.sides)
-        return Action.make(DICE, side, values=vals), rng
-    for a in ranked_actions(session):
+        return Action.make(DICE, side, values=vals), rng, ""
+    if level == "strong":
+        from wartable.games.aa_anniversary import bot_strong  # it builds on this module
+
+        ranked = bot_strong.ranked(session, budget)
+    else:
+        ranked = ranked_explained(session)
+    for a, why in ranked:
         try:
             session.submit(a)
         except IllegalAction:
             continue
-        return a, rng
-    return random_action(session, rng)  # nothing scored was legal: any legal candidate
+        return a, rng, why
+    a, rng = random_action(session, rng)  # nothing scored was legal: any legal candidate
+    return a, rng, ""
 
 
 # --- matches -----------------------------------------------------------------------------
@@ -328,10 +402,12 @@ def play_match(
     bots: Mapping[str, str],
     rounds: int,
     max_actions: int = 20_000,
+    turn_budget: Callable[[], Budget] | None = None,
 ) -> dict[str, Any]:
-    """Play a game with each power's bot level ("fast" or "random"; missing = random) until
-    the game ends or `rounds` rounds are over. The winner: the victory conditions, then
-    victory cities held, then income (issue 7's scoring)."""
+    """Play a game with each power's bot level ("strong", "fast" or "random"; missing =
+    random) until the game ends or `rounds` rounds are over. The winner: the victory
+    conditions, then victory cities held, then income (issue 7's scoring). `turn_budget`
+    makes a fresh budget (time limit) at the start of each power's turn."""
     session = Session.start(game, scenario, seed=seed)
     first = (
         game.definition.scenarios[scenario].first_turn
@@ -341,9 +417,15 @@ def play_match(
     last = first + rounds - 1
     rng = Rng.from_seed(f"bot:{seed}")
     applied = refused = 0
+    turn_key: tuple[int, str] = (-1, "")
+    budget: Budget | None = None
     while session.state.result is None and session.state.turn <= last and applied < max_actions:
         side = deciding_side(session.state)
-        action, rng = choose_action(session, rng, bots.get(side, "random"))
+        key = (session.state.turn, session.state.active_side)
+        if key != turn_key:
+            turn_key = key
+            budget = turn_budget() if turn_budget is not None else None
+        action, rng = choose_action(session, rng, bots.get(side, "random"), budget)
         try:
             session = session.submit(action)
         except IllegalAction:
@@ -380,6 +462,7 @@ def bot_selfplay(
     games: int,
     rounds: int,
     seed: int | str = 1,
+    turn_budget: Callable[[], Budget] | None = None,
 ) -> dict[str, Any]:
     """`bot_level` plays the Axis in even games and the Allies in odd ones, `vs_level` the
     other alliance. win_rate counts a win as 1 and a draw as 1/2; bot_victory_cities and
@@ -391,7 +474,7 @@ def bot_selfplay(
     for g in range(games):
         side = "axis" if g % 2 == 0 else "allies"
         bots = {p: (bot_level if a == side else vs_level) for p, a in w.alliance.items()}
-        r = play_match(game, scenario, f"{seed}.{g}", bots, rounds)
+        r = play_match(game, scenario, f"{seed}.{g}", bots, rounds, turn_budget=turn_budget)
         r["bot_alliance"] = side
         score += 1.0 if r["winner"] == side else 0.5 if r["winner"] == "draw" else 0.0
         vc += int(r["scores"][side][1])

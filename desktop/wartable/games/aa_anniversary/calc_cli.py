@@ -24,6 +24,11 @@ from wartable.games.aa_anniversary.combat import (
     default_orders,
     parse_casualty_order,
 )
+from wartable.games.aa_anniversary.research import (
+    BattleDevelopments,
+    ResearchTable,
+    parse_research,
+)
 from wartable.model.definition import UnitType
 
 
@@ -71,6 +76,38 @@ def parse_force(text: str, catalog: Catalog, what: str = "force") -> Force:
     return Force.of(counts, damaged)
 
 
+def parse_developments(text: str, table: ResearchTable, what: str) -> frozenset[str]:
+    """Read "jet_fighters, heavy_bombers" (ids of research.toml); an unknown id is a one-line
+    error listing the valid ones."""
+    ids = tuple(d.id for d in table.developments)
+    out: set[str] = set()
+    for raw in text.split(","):
+        tok = raw.strip()
+        if not tok:
+            continue
+        if tok not in ids:
+            close = difflib.get_close_matches(tok.lower(), ids, n=1)
+            hint = f" Did you mean {close[0]!r}?" if close else ""
+            raise WartableError(f"Unknown development {tok!r} in the {what} developments.{hint} "
+                                f"Valid developments: {', '.join(ids)}.")
+        out.add(tok)
+    return frozenset(out)
+
+
+def battle_developments(attacker: str, defender: str,
+                        research: Mapping[str, Any] | None,
+                        unit_types: Mapping[str, UnitType]) -> BattleDevelopments | None:
+    """Both sides' developments (Phase 1: Research & Development) from the command line;
+    None when neither side names one. `research`: the data's tables.research."""
+    if not attacker.strip() and not defender.strip():
+        return None
+    if research is None:
+        raise WartableError("Developments need the research table (research.toml).")
+    table = parse_research(research, unit_types)
+    return BattleDevelopments(table, parse_developments(attacker, table, "attacker's"),
+                              parse_developments(defender, table, "defender's"))
+
+
 def _pct(p: float) -> str:
     return f"{100.0 * p:6.2f} %"
 
@@ -85,8 +122,10 @@ def _units(force: Force) -> dict[str, int]:
 
 def battle_calc(attack: str, defend: str, unit_types: Mapping[str, UnitType], *,
                 bombard: str = "", attacker_order: str = "", defender_order: str = "",
-                max_rounds: int | None = None) -> tuple[CalcResult, Force, Force, Force, Orders]:
-    """Parse and calculate: (result, attacker, defender, bombarding ships, orders used)."""
+                max_rounds: int | None = None, developments: BattleDevelopments | None = None
+                ) -> tuple[CalcResult, Force, Force, Force, Orders]:
+    """Parse and calculate: (result, attacker, defender, bombarding ships, orders used).
+    With `developments` the default casualty orders use the developed unit values too."""
     catalog = Catalog.from_unit_types(unit_types)
     att = parse_force(attack, catalog, "attack")
     dfn = parse_force(defend, catalog, "defence")
@@ -95,30 +134,37 @@ def battle_calc(attack: str, defend: str, unit_types: Mapping[str, UnitType], *,
         raise WartableError("The attack has no units: give some, like infantry=3,armour=1.")
     if not dfn:
         raise WartableError("The defence has no units: give some, like infantry=2.")
-    dflt = default_orders(att, dfn, catalog)
+    dflt = default_orders(att, dfn, developments.catalog(catalog) if developments else catalog)
     orders = Orders(
         parse_casualty_order(attacker_order, catalog) if attacker_order.strip() else dflt.attacker,
         parse_casualty_order(defender_order, catalog) if defender_order.strip() else dflt.defender,
     )
-    result = calculate(att, dfn, catalog, orders=orders, bombard=bom, max_rounds=max_rounds)
+    result = calculate(att, dfn, catalog, orders=orders, bombard=bom, max_rounds=max_rounds,
+                       developments=developments)
     return result, att, dfn, bom, orders
 
 
 def battle_calc_text(attack: str, defend: str, as_json: bool,
                      unit_types: Mapping[str, UnitType], *, bombard: str = "",
                      attacker_order: str = "", defender_order: str = "",
-                     max_rounds: int | None = None, top: int = 5) -> str:
+                     max_rounds: int | None = None, top: int = 5,
+                     attacker_developments: str = "", defender_developments: str = "",
+                     research: Mapping[str, Any] | None = None) -> str:
     """The exact odds of a battle as readable text, or as JSON with `as_json`.
 
     `attack`/`defend`/`bombard`: "infantry=3,armour=1" with the unit ids of the data files.
     Orders: "damage:battleship, infantry, armour@1, fighter, armour" (see
     `combat.parse_casualty_order`); empty means the default order. `max_rounds`: the attacker
     retreats after that many rounds. `top`: how many survivor outcomes to list per side.
+    `attacker_developments`/`defender_developments`: "jet_fighters,heavy_bombers" (ids of
+    research.toml, read from `research`, the data's tables.research).
     """
     catalog = Catalog.from_unit_types(unit_types)
+    devs = battle_developments(attacker_developments, defender_developments, research,
+                               unit_types)
     r, att, dfn, bom, orders = battle_calc(
         attack, defend, unit_types, bombard=bombard, attacker_order=attacker_order,
-        defender_order=defender_order, max_rounds=max_rounds)
+        defender_order=defender_order, max_rounds=max_rounds, developments=devs)
     if as_json:
         def survivors(dist: tuple[tuple[Force, float], ...]) -> list[dict[str, Any]]:
             return [{"units": _units(f), "damaged": dict(f.damaged), "p": p}
@@ -139,6 +185,9 @@ def battle_calc_text(attack: str, defend: str, as_json: bool,
                        "defender": _order_text(orders.defender)},
             "max_rounds": max_rounds, "states": r.states, "method": "exact",
         }
+        if devs is not None:
+            doc["developments"] = {"attacker": sorted(devs.attacker),
+                                   "defender": sorted(devs.defender)}
         return json.dumps(doc, indent=2, sort_keys=False)
 
     lines = ["Battle calculator (exact) - Axis & Allies Anniversary Edition",
@@ -146,6 +195,11 @@ def battle_calc_text(attack: str, defend: str, as_json: bool,
              f"Defender: {dfn.describe(catalog)}"]
     if bom:
         lines.append(f"Bombardment: {bom.describe(catalog)}")
+    if devs is not None:
+        for who, held in (("attacker", devs.attacker), ("defender", devs.defender)):
+            if held:
+                lines.append(f"Developments, {who}: "
+                             f"{', '.join(devs.table.get(d).name for d in sorted(held))}")
     if max_rounds is not None:
         lines.append(f"The attacker retreats after round {max_rounds} if the battle goes on.")
     lines.append("")

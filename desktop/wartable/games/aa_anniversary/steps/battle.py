@@ -615,8 +615,9 @@ def _frame_hits(frame: Frame) -> tuple[c.Hits, bool]:
 
 
 def options(game: Game, state: GameState, frame: Frame) -> tuple[c.Casualties, ...]:
-    """The default order's choice first, then other legal choices, cheapest first."""
-    cat = world(game).catalog
+    """The default order's choice first, then other legal choices, cheapest first. The
+    default order reads the battle's developed values (Jet Fighters, Super Submarines...)."""
+    cat = battle_values(game, state)
     f = force(_role_pieces(game, state, str(frame.data["role"])))
     hits, air_subs = _frame_hits(frame)
     order = c.default_casualty_order(f, cat, attacking=frame.data["role"] == "attacker")

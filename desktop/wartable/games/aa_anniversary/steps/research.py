@@ -24,7 +24,7 @@ from typing import Any
 from wartable.core.errors import IllegalAction
 from wartable.core.frozen import FrozenMap
 from wartable.engine.actions import Action, Button, Event, Outcome, Prompt
-from wartable.engine.loop import end_step_button, roll_then
+from wartable.engine.loop import end_step, end_step_button, roll_then
 from wartable.engine.rules import Game
 from wartable.games.aa_anniversary import research as rd
 from wartable.games.aa_anniversary.steps.common import capital_held, ipcs, with_ipcs
@@ -166,9 +166,12 @@ def resume(game: Game, state: GameState, kind: str, data: FrozenMap[str, Any],
     if kind == "war_bonds":
         extra = sum(dice)
         state = with_ipcs(state, power, ipcs(state, power) + extra)
-        return Outcome(state, (Event("income", f"War Bonds: {_name(game, power)} collects "
-                                     f"{extra} more IPCs ({ipcs(state, power)} in the treasury)",
-                                     power, R_WAR_BONDS),), auto_end=True)
+        out = Outcome(state, (Event("income", f"War Bonds: {_name(game, power)} collects "
+                                    f"{extra} more IPCs ({ipcs(state, power)} in the treasury)",
+                                    power, R_WAR_BONDS),), auto_end=True)
+        # Typed (physical) dice answer an action, where auto_end is not looked at: the
+        # Collect Income step ends here just as it does with computer dice.
+        return out.then(end_step(game, state)) if data.get("typed") else out
     raise IllegalAction(f"No research continuation {kind!r}.")
 
 
@@ -212,4 +215,5 @@ def war_bonds(game: Game, state: GameState, power: str) -> Outcome:
     if n == 0:
         return Outcome(state, auto_end=True)
     return roll_then(game, state, count=n, sides=6, purpose=f"{_name(game, power)} War Bonds",
-                     side=power, resume="war_bonds", rule=R_WAR_BONDS)
+                     side=power, resume="war_bonds", rule=R_WAR_BONDS,
+                     data=FrozenMap(typed=state.dice_mode == "physical"))

@@ -1,0 +1,339 @@
+"""The Axis & Allies bot in the app (issue 7): bot-played powers, their turn summary, hints.
+
+Which powers the bot plays comes from the game's table options ("table.bots": power ->
+"fast" | "strong", chosen on the start screen) and from the Game menu's toggle for the
+power now deciding. When such a power is to decide, the bot's next action is worked out on
+the analysis thread (a `Query`, so the GUI never waits) under a time limit per turn, and
+sent back as an ordinary `Submit`: the log, undo and autosave see a normal action. The
+reasons the bot gives go to the log panel as it plays (kind "bot"; they are not part of
+the saved game) and are gathered per turn for the "Bot" dock, shown when its turn ends.
+Game > Hint asks the strong bot for the deciding human's next action and shows it
+without playing it. With physical dice the bot waits for the roll to be typed in.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+
+from PySide6.QtCore import QObject, Qt, QTimer
+from PySide6.QtGui import QAction, QActionGroup
+from PySide6.QtWidgets import (
+    QDockWidget,
+    QLabel,
+    QMainWindow,
+    QMenu,
+    QTextBrowser,
+    QVBoxLayout,
+    QWidget,
+)
+
+from wartable.core.rng import Rng
+from wartable.engine.actions import Action, Event
+from wartable.engine.loop import deciding_side
+from wartable.engine.session import Session
+from wartable.ui.logpanel import LogPanel
+from wartable.worker.commands import Failure, Query, QueryResult, Snapshot, Submit
+
+BOT_GAMES = frozenset({"aa_anniversary"})  # the games with a bot
+LEVELS = (("strong", "Strong bot"), ("fast", "Fast bot"))
+TURN_SECONDS = 20.0  # the bot's time limit per turn (the strong level's planning)
+HINT_SECONDS = 10.0
+
+
+def bot_levels(options: Any) -> dict[str, str]:
+    """The bot-played powers in a game's options ("table.bots")."""
+    raw = options.get("table.bots") if options is not None else None
+    if not raw:
+        return {}
+    return {str(k): str(v) for k, v in dict(raw).items() if str(v) in dict(LEVELS)}
+
+
+def describe_action(session: Session, action: Action) -> str:
+    """An action as a player reads it: "Move Infantry (Germany) from X to Y"."""
+    from wartable.games.aa_anniversary.steps.common import space_name
+
+    game, state = session.game, session.state
+    a = action.args
+    if action.verb == "move" and str(a.get("piece")) in state.pieces:
+        p = state.pieces[str(a.get("piece"))]
+        return (f"Move {game.rules.piece_name(game, p)} from {space_name(game, p.location)} "
+                f"to {space_name(game, a.get('to'))}")
+    if action.verb == "buy":
+        unit = str(a.get("unit"))
+        ut = game.definition.unit_types.get(unit)
+        return f"Buy {ut.name if ut else unit}"
+    if action.verb == "fight":
+        return f"Fight the battle in {space_name(game, a.get('space'))}"
+    prompt = session.prompt(action.side)
+    for b in prompt.buttons:
+        if b.id == action.verb and b.args == action.args:
+            return b.label
+    return action.verb.replace("_", " ").capitalize()
+
+
+def _bot_step(level: str, seconds_left: float) -> Callable[..., Any]:
+    """The query: the bot's next action and its reason, on the analysis thread."""
+    deadline = time.monotonic() + max(0.5, seconds_left)
+
+    def run(session: Session, report: Callable[[int, str], None],
+            cancelled: Callable[[], bool]) -> tuple[Action, str]:
+        from wartable.games.aa_anniversary.bot import explained_action
+
+        pos = session.game.positions[session.state.step_index]
+        report(0, f"{session.game.definition.side(deciding_side(session.state)).name}'s bot: "
+                  f"{pos.step.name}…")
+        action, _rng, why = explained_action(
+            session, Rng.from_seed(f"bot:{session.state.serial}"), level,
+            lambda: not cancelled() and time.monotonic() < deadline)
+        return action, why
+
+    return run
+
+
+def _hint(session: Session, report: Callable[[int, str], None],
+          cancelled: Callable[[], bool]) -> tuple[Action, str, str] | None:
+    from wartable.games.aa_anniversary.bot_strong import hint
+
+    report(0, "The strong bot looks for a hint…")
+    deadline = time.monotonic() + HINT_SECONDS
+    found = hint(session, lambda: not cancelled() and time.monotonic() < deadline)
+    if found is None:
+        return None
+    return found[0], found[1], describe_action(session, found[0])
+
+
+class BotPanel(QWidget):
+    """The bot's last turn: whose, and its reasons; or what it is doing now."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("botPanel")
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(6, 6, 6, 6)
+        self.status = QLabel("No power is played by the bot.")
+        self.status.setObjectName("botStatus")
+        self.status.setWordWrap(True)
+        lay.addWidget(self.status)
+        self.text = QTextBrowser()
+        self.text.setObjectName("botSummary")
+        lay.addWidget(self.text, 1)
+
+    def show_summary(self, title: str, reasons: list[str]) -> None:
+        items = "".join(f"<li>{_esc(r)}</li>" for r in reasons) or \
+            "<li>Nothing worth explaining: it ended its steps.</li>"
+        self.text.setHtml(f"<h3>{_esc(title)}</h3><ul>{items}</ul>")
+
+    def show_hint(self, text: str, why: str) -> None:
+        extra = f"<p><i>{_esc(why)}</i></p>" if why else ""
+        self.text.setHtml(f"<h3>Hint (strong bot)</h3><p><b>{_esc(text)}</b></p>{extra}"
+                          "<p>Not played: make the move yourself, or another.</p>")
+
+
+def _esc(s: str) -> str:
+    return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+class BotPlayer(QObject):
+    """Plays the bot's powers through the window's engine client; owns the Bot dock."""
+
+    def __init__(self, window: QMainWindow, client: Any, log: LogPanel | None = None) -> None:
+        super().__init__(window)
+        self.window = window
+        self.client = client
+        self.log = log  # the bot's reasons also go to the log panel (not to the save)
+        self.submitted: int | None = None  # the bot's last action sent to the engine
+        self.levels: dict[str, str] = {}
+        self.panel = BotPanel()
+        self.dock = QDockWidget("Bot", window)
+        self.dock.setObjectName("dock_Bot")
+        self.dock.setWidget(self.panel)
+        window.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, self.dock)
+        # A tab beside the A&A turn summary, where a player looks after a turn.
+        other = window.findChild(QDockWidget, "dock_Turn summary")
+        if other is not None:
+            window.tabifyDockWidget(other, self.dock)
+        self.dock.hide()
+        self.snapshot: Snapshot | None = None
+        self.pending: int | None = None  # the bot-move query in flight
+        self.hint_request: int | None = None
+        self.last_hint: tuple[Action, str, str] | None = None
+        self.turn_key: tuple[int, str] = (-1, "")
+        self.turn_deadline = 0.0
+        self.reasons: list[str] = []
+        self.summaries: list[tuple[str, list[str]]] = []  # every finished bot turn
+        self.error = ""
+        self.act_bot: QAction | None = None
+        self.act_hint: QAction | None = None
+        self.level_group: QActionGroup | None = None
+        client.snapshotReady.connect(self.on_snapshot)
+        client.queryDone.connect(self.on_result)
+        client.failed.connect(self.on_failure)
+
+    # --- menu --------------------------------------------------------------------
+    def add_actions(self, menu: QMenu) -> None:
+        """Game menu: the bot plays the deciding power (on/off), its level, and Hint."""
+        menu.addSeparator()
+        self.act_bot = QAction("Bot &Plays This Power", self.window)
+        self.act_bot.setObjectName("actBotPlays")
+        self.act_bot.setCheckable(True)
+        self.act_bot.triggered.connect(self.toggle_current)
+        menu.addAction(self.act_bot)
+        sub = menu.addMenu("Bot &Level")
+        self.level_group = QActionGroup(self.window)
+        for lvl, text in LEVELS:
+            a = QAction(text, self.window)
+            a.setObjectName(f"actBotLevel_{lvl}")
+            a.setCheckable(True)
+            a.setData(lvl)
+            a.setChecked(lvl == "strong")
+            self.level_group.addAction(a)
+            sub.addAction(a)
+        self.act_hint = QAction("&Hint", self.window)
+        self.act_hint.setObjectName("actHint")
+        self.act_hint.setShortcut("Ctrl+H")
+        self.act_hint.triggered.connect(self.ask_hint)
+        menu.addAction(self.act_hint)
+        menu.addAction(self.dock.toggleViewAction())
+        self._update_actions()
+
+    def level(self) -> str:
+        a = self.level_group.checkedAction() if self.level_group else None
+        return str(a.data()) if a is not None else "strong"
+
+    def _available(self) -> bool:
+        s = self.snapshot
+        return s is not None and s.session.game.definition.id in BOT_GAMES \
+            and s.session.state.result is None
+
+    def _update_actions(self) -> None:
+        ok = self._available()
+        side = deciding_side(self.snapshot.session.state) if ok and self.snapshot else ""
+        if self.act_bot is not None:
+            self.act_bot.setEnabled(ok)
+            self.act_bot.setChecked(bool(side) and side in self.levels)
+        if self.act_hint is not None:
+            self.act_hint.setEnabled(ok and side not in self.levels)
+
+    def set_bot(self, side: str, level: str | None) -> None:
+        """The bot plays `side` at `level` (None: a human plays it)."""
+        if level is None:
+            self.levels.pop(side, None)
+            self.pending = None
+        else:
+            self.levels[side] = level
+            self.turn_deadline = time.monotonic() + TURN_SECONDS
+        self.error = ""
+        self._update_actions()
+        self._schedule()
+
+    def toggle_current(self) -> None:
+        if not self._available() or self.snapshot is None:
+            return
+        side = deciding_side(self.snapshot.session.state)
+        self.set_bot(side, None if side in self.levels else self.level())
+
+    # --- playing -----------------------------------------------------------------
+    def on_snapshot(self, snap: Snapshot) -> None:
+        prev = self.snapshot
+        if prev is None or snap.session.options is not prev.session.options:
+            # A new or loaded game (undo and redo keep the options object): its bot seats.
+            self.levels = bot_levels(snap.session.options) \
+                if snap.session.game.definition.id in BOT_GAMES else {}
+            self.reasons, self.summaries, self.turn_key, self.error = [], [], (-1, ""), ""
+            self.panel.status.setText(self._seats_text(snap))
+            self.dock.setVisible(bool(self.levels))
+        self.snapshot = snap
+        self.pending = None  # any answer in flight is about an older position
+        st = snap.session.state
+        key = (st.turn, st.active_side)
+        if key != self.turn_key:
+            self._turn_over(self.turn_key)
+            self.turn_key = key
+            self.turn_deadline = time.monotonic() + TURN_SECONDS
+        self._update_actions()
+        self._schedule()
+
+    def _seats_text(self, snap: Snapshot) -> str:
+        if not self.levels:
+            return "No power is played by the bot."
+        d = snap.session.game.definition
+        return "Played by the bot: " + ", ".join(
+            f"{d.side(s).name} ({lvl})" for s, lvl in sorted(self.levels.items()))
+
+    def _turn_over(self, key: tuple[int, str]) -> None:
+        turn, side = key
+        if not side or side not in self.levels or self.snapshot is None:
+            return
+        name = self.snapshot.session.game.definition.side(side).name
+        title = f"{name}, round {turn} — {self.levels[side]} bot"
+        self.summaries.append((title, list(self.reasons)))
+        self.panel.show_summary(title, self.reasons)
+        self.panel.status.setText(f"{name}'s turn is over (played by the bot).")
+        self.dock.show()
+        self.dock.raise_()
+        self.reasons = []
+
+    def _schedule(self) -> None:
+        QTimer.singleShot(0, self._maybe_move)
+
+    def _maybe_move(self) -> None:
+        snap = self.snapshot
+        if snap is None or self.pending is not None or not self._available() or self.error:
+            return
+        if snap is not self.client.latest:
+            return
+        side = deciding_side(snap.session.state)
+        if side not in self.levels or snap.prompt.dice is not None:
+            return  # a human decides, or types the bot's dice
+        left = self.turn_deadline - time.monotonic()
+        name = snap.session.game.definition.side(side).name
+        self.panel.status.setText(f"{name} is played by the {self.levels[side]} bot: "
+                                  "thinking…")
+        self.dock.show()
+        self.pending = self.client.send(Query("bot-move", _bot_step(self.levels[side], left)))
+
+    def on_result(self, res: QueryResult) -> None:
+        if res.name == "bot-hint" and res.request == self.hint_request:
+            self.hint_request = None
+            self.last_hint = res.value
+            if res.value is None:
+                self.panel.show_hint("No hint: nothing to suggest here.", "")
+            else:
+                self.panel.show_hint(res.value[2], res.value[1])
+                self.window.statusBar().showMessage(f"Hint: {res.value[2]}", 10000)
+            self.dock.show()
+            self.dock.raise_()
+            return
+        if res.name != "bot-move" or res.request != self.pending:
+            return
+        self.pending = None
+        action, why = res.value
+        if self.levels.get(action.side) is None:
+            return  # a human took the power back while the bot was thinking
+        if why:
+            self.reasons.append(why)
+            self.panel.status.setText(why)
+            snap = self.snapshot
+            if self.log is not None and snap is not None:
+                st = snap.session.state
+                step = snap.session.game.positions[st.step_index].step.name
+                self.log.append([Event("bot", f"Bot: {why}", action.side, "", st.turn, step)])
+        self.submitted = self.client.send(Submit(action))
+
+    def on_failure(self, f: Failure) -> None:
+        if f.request in (self.pending, self.submitted):
+            self.pending = None
+            self.error = f.message.splitlines()[0]
+            self.panel.status.setText(f"The bot stopped: {self.error}")
+        if f.request == self.hint_request:
+            self.hint_request = None
+
+    def ask_hint(self) -> None:
+        if not self._available():
+            return
+        self.last_hint = None
+        self.panel.status.setText("Looking for a hint…")
+        self.dock.show()
+        self.hint_request = self.client.send(Query("bot-hint", _hint))
