@@ -167,6 +167,10 @@ class MainWindow(QMainWindow):
         self.start.set_recent(self.settings.recent_files)
         self.start.refresh_games(self.settings.last_game or registry.DEFAULT_GAME)
         self._show_start()
+        # Recompute the minimum size now the game docks are hidden: building them made the
+        # layout ask for their height, and a small screen could not fit the start screen.
+        self.layout().invalidate()
+        self.layout().activate()
         if warning:
             self.start.show_notice(warning)
         if self.settings.window_geometry:
