@@ -33,7 +33,8 @@ from PySide6.QtWidgets import QApplication  # noqa: E402
 from wartable.mapbuild.sources import maps_dir  # noqa: E402
 from wartable.maps import load_map  # noqa: E402
 
-MAPS = ("whatif1940/west", "whatif1940/east", "aa_anniversary/world")
+MAPS = ("whatif1940/west", "whatif1940/east", "aeto/west", "aeto/east", "eto/europe",
+        "aa_anniversary/world")
 
 
 def map_bytes(map_id: str) -> bytes:
