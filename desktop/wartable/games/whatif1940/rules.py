@@ -37,6 +37,7 @@ from wartable.games.whatif1940.ids import (
 from wartable.games.whatif1940.steps import (
     airpower,
     combat,
+    combat_table,
     doctrine,
     flieger,
     fronts,
@@ -55,6 +56,7 @@ from wartable.games.whatif1940.steps import (
     transfer,
 )
 from wartable.games.whatif1940.steps import supply as terminal_supply
+from wartable.games.whatif1940.supply import read_config as read_supply_config
 from wartable.model.sequence import Position
 from wartable.model.state import Frame, GameState, Piece
 
@@ -74,6 +76,7 @@ STEP_HANDLERS: dict[str, StepHandler] = {
     "southwest": fronts.Southwest(),  # [12.7, 12.8, 12.4]
     "soviet_reinforcement": reinforce.SovietReinforcement(),  # [9.5-9.8, 9.10]
     "af_replacement": replacements.Replacement("9.11"),  # [9.11]
+    "armor_doctrine": doctrine.HANDLER,  # the Ardennes, tank corps and Tank Army rolls
 }
 FRAME_HANDLERS: dict[str, FrameHandler] = {
     # air support, losses, conversions, retreats, advance [8.4, 11.x]; each may end a
@@ -85,6 +88,7 @@ FRAME_HANDLERS: dict[str, FrameHandler] = {
     fronts.LOSS: fronts.LossFrame(),  # losses in Romania [12.8]
     fronts.BB_COUNT: fronts.BloodbathFrame(),  # equal-step bloodbath in Romania [11.20]
     offmap.CONFIRM: offmap.ConfirmFrame(),  # players' DRM answers (engine/procflow.py)
+    doctrine.F_PLACE: doctrine.PLACE,  # a new tank corps to a supply source hex [9.2]
 }
 RESUMES: dict[str, Resume] = {
     **combat.RESUMES,  # the GAST and CRT rolls [6.11, 11.3]
@@ -97,6 +101,9 @@ RESUMES: dict[str, Resume] = {
     fronts.RESUME_FJWT: fronts.resume_fjwt,  # [12.6]
     fronts.RESUME_ROMANIA: fronts.resume_romania,  # combat in Romania [12.8]
     reinforce.RESUME_FORTS: reinforce.resume_forts,  # fort construction d6 - 1 [9.8]
+    doctrine.RESUME: doctrine.resume_ardennes,  # [10.10]
+    doctrine.RESUME_TANK: doctrine.resume_tank,  # [9.2, 9.3]
+    doctrine.RESUME_ARMY: doctrine.resume_army,  # [9.4]
 }
 
 
@@ -126,6 +133,17 @@ class WhatIf1940Rules(Rules):
         state = setup.initial_draws(game, state)
         return state.with_var(V_PIECE_IDS, tuple(sorted(state.pieces)))
 
+    def check_tables(self, game: Game) -> None:
+        """Parse every table eagerly (each is otherwise read when first used)."""
+        t = game.definition.tables
+        combat_table.read(t)  # CRT, GAST, terrain column shifts [11.3, 11.8, 6.11]
+        read_supply_config(t, self.board(game))  # Rollbahn routes [6.5]
+        for key, conditions in ((moscow.TABLE, moscow.CONDITIONS), (surprise.TABLE, ()),
+                                (flieger.TABLE, flieger.CONDITIONS),
+                                (fronts.RESUME_JIFET, ("far_east_transferred",)),
+                                (fronts.RESUME_FJWT, ("arctic_shortfall",))):
+            offmap.procedure(game, key, conditions)  # [12.4, 5.5, 8.7, 12.5, 12.6]
+
     def condition(self, game: Game, name: str, state: GameState) -> bool:
         if name == "setup_pending":
             return not state.var(V_SETUP_DONE, False)
@@ -148,8 +166,6 @@ class WhatIf1940Rules(Rules):
             out = movement.enter_step(game, board, state, pos.step.id)
         elif kind == "declare_order":
             out = order.enter(state)
-        elif kind == "armor_doctrine":
-            out = doctrine.enter(game, state)
         if out.auto_end or out.state.frames:
             return out
         # [7.2] Stacks are checked at the start and end of every phase.
@@ -260,8 +276,6 @@ class WhatIf1940Rules(Rules):
         fn = RESUMES.get(resume)
         if fn is not None:
             return fn(game, self.board(game), state, data, dice)
-        if resume == doctrine.RESUME:
-            return doctrine.resume(state, data, dice)
         if resume == neutrality.RESUME:
             return neutrality.resume(game, state, data, dice)
         return super().resume(game, state, resume, data, dice)
