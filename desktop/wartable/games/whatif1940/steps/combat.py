@@ -172,7 +172,8 @@ class CombatStep(StepHandler):
         attackers = sorted({p.id for ps in found.values() for p in ps})
         text = (pos.step.prompt or pos.step.name) + (
             " Choose a target hex and the adjacent units that attack it (each unit attacks "
-            "once, each hex is attacked once per phase [11.4]); the CRT is provisional.")
+            "once, each hex is attacked once per phase [11.4])."
+            + combat_table.tables_of(game).mark.replace(" (", " Results: ").rstrip(")") + ".")
         return Prompt(side, text, pos.step.rule,
                       targets=FrozenMap({VERB: tuple(sorted(found)),
                                          "attackers": tuple(attackers)}),
@@ -401,7 +402,7 @@ def resume_crt(game: Game, board: Board, state: GameState, data: FrozenMap[str, 
     t = combat_table.tables_of(game)
     column = str(b["column"])
     res = t.result(column, dice[0])
-    prov = " (provisional CRT)" if t.provisional else ""
+    prov = t.mark
     ev = Event("combat", f"{b.get('kind', 'PA')} {b['target']} at {column.replace('-', ':')}: "
                f"roll {dice[0]} → {res}{prov}", str(b["side"]), "11.3")
     return Outcome(state, (ev,)).then(apply_result(game, board, state, res))

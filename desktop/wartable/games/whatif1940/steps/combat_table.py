@@ -36,6 +36,12 @@ class CombatTables:
     def row(self, column: str) -> tuple[str, ...]:
         return self.crt[column]
 
+    @property
+    def mark(self) -> str:
+        """For the log: the rulebook prints no CRT, so ours is provisional; a CRT that is
+        not is the players' own printed one (Game → Rule Tables) [11.3]."""
+        return " (provisional CRT)" if self.provisional else " (your printed CRT)"
+
     def result(self, column: str, roll: int) -> str:
         return self.crt[column][roll - 1]
 

@@ -490,7 +490,7 @@ def resume_assault(game: Game, board: Board, state: GameState, data: FrozenMap[s
     t = combat_table.tables_of(game)
     column = str(rec["column"])
     res = t.result(column, dice[0])
-    prov = " (provisional CRT)" if t.provisional else ""
+    prov = t.mark
     ev = Event("combat", f"AA {rec['target']} at {column.replace('-', ':')}: roll {dice[0]} → "
                f"{res}{prov}", GERMAN, "11.3")
     return Outcome(state, (ev,)).then(result(game, board, state, res, column))

@@ -335,7 +335,7 @@ def resume_romania(game: Game, board: Board, state: GameState, data: FrozenMap[s
     if result == "DR":
         result = "AS"
         text += "; a DR in Romania becomes AS [12.8]"
-    events = [Event("combat", text + (" (provisional CRT)" if t.provisional else ""), SOVIET,
+    events = [Event("combat", text + t.mark, SOVIET,
                     "12.8")]
     out = Outcome(state, tuple(events))
     if result == "AL1":
