@@ -40,6 +40,11 @@ class Rules:
         """Adjust the state after the scenario's pieces are placed (vars, hidden units...)."""
         return state
 
+    def check_tables(self, game: Game) -> None:
+        """Parse every data table the rules read, raising DataError on the first bad value.
+        Games that parse tables lazily implement this so a player's own printed values
+        (persistence/tables.py) are checked when saved, not mid-game."""
+
     def condition(self, game: Game, name: str, state: GameState) -> bool:
         """Evaluate a sequence-of-play condition the engine does not know."""
         raise DataError(game.definition.id, "sequence", f"unknown step condition {name!r}")

@@ -7,13 +7,16 @@ tables merge, and a key defined twice is an error naming both files.
 
 from __future__ import annotations
 
+import dataclasses
+import json
 import tomllib
+from collections.abc import Mapping
 from importlib import resources
 from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import Any
 
-from wartable.core.errors import DataError
+from wartable.core.errors import DataError, WartableError
 from wartable.core.frozen import FrozenMap
 from wartable.engine.rules import Game
 from wartable.games import registry
@@ -22,6 +25,7 @@ from wartable.maps.mapfile import load_map
 from wartable.maps.model import BoardMap, HexMap
 from wartable.maps.overrides import apply_overrides, load_overrides
 from wartable.model.definition import GameDefinition
+from wartable.model.values import freeze, thaw
 from wartable.persistence import locations
 
 _cache: dict[str, Game] = {}
@@ -93,6 +97,49 @@ def load_game(game_id: str) -> Game:
     game = Game(definition, mod.rules(), FrozenMap(maps))
     _cache[game_id] = game
     return game
+
+
+def game_with_tables(game: Game, overrides: Mapping[str, Any]) -> Game:
+    """`game` with whole tables replaced by `overrides` (table id -> table): the player's
+    own printed values (persistence/tables.py). A distinct Game, definition and rules, so
+    the games' per-Game caches never mix the two; no overrides: `game` itself."""
+    if not overrides:
+        return game
+    unknown = sorted(set(overrides) - set(game.definition.tables))
+    if unknown:
+        raise DataError(game.definition.id, f"tables.{unknown[0]}",
+                        "is not a table of this game")
+    key = (id(game), json.dumps(thaw(freeze(dict(overrides))), sort_keys=True))
+    hit = _with_tables.get(key)
+    if hit is not None and hit[0] is game:
+        return hit[1]
+    tables = FrozenMap({**game.definition.tables,
+                        **{k: freeze(dict(v)) for k, v in overrides.items()}})
+    definition = dataclasses.replace(game.definition, tables=tables)
+    made = Game(definition, registry.get(definition.id).rules(), game.maps)
+    if len(_with_tables) > 4:  # a player keeps one set of values; saves may bring others
+        _with_tables.clear()
+    _with_tables[key] = (game, made)
+    return made
+
+
+# (id of the base game, the overrides as JSON) -> (base game, the game with them): one Game
+# per set of values, so its board and parsed tables are built once.
+_with_tables: dict[tuple[int, str], tuple[Game, Game]] = {}
+
+
+def table_overrides_of(game: Game) -> dict[str, Any]:
+    """The tables of `game` that differ from the installed game's (plain dicts): what a save
+    records so it replays with the same values."""
+    if _cache.get(game.definition.id) is game:
+        return {}
+    try:
+        base = load_game(game.definition.id)
+    except (WartableError, LookupError):  # a game built in memory (tests): nothing to record
+        return {}
+    shipped = base.definition.tables
+    return {k: thaw(v) for k, v in sorted(game.definition.tables.items())
+            if shipped.get(k) is not v and shipped.get(k) != v}
 
 
 def user_corrections_path(map_id: str) -> Path:

@@ -12,6 +12,9 @@ Layout of format version 1 (keys sorted, indent 1, UTF-8)::
     state           state_to_dict(final state)
     state_hash      state_hash(final state)
     title, note     optional text
+    table_overrides optional {table id: table}: the player's own printed values the game
+                    was played with (persistence/tables.py); replayed with them, not with
+                    the player's current file. Older saves have none.
 
 Loading never trusts `state`: it replays `actions` from Session.start and insists the
 result equals the saved position. A bad file raises SaveFileError with one line naming
@@ -119,6 +122,9 @@ def session_to_save(session: Session, saved_at: datetime | str, *, title: str | 
         "state": state_to_dict(final),
         "state_hash": state_hash(final),
     }
+    overrides = gamedata.table_overrides_of(session.game)
+    if overrides:
+        doc["table_overrides"] = overrides
     if title is not None:
         doc["title"] = title
     if note is not None:
@@ -272,6 +278,7 @@ _REQUIRED: tuple[tuple[str, tuple[type, ...], str], ...] = (
 _OPTIONAL: tuple[tuple[str, tuple[type, ...], str], ...] = (
     ("title", (str,), "text"),
     ("note", (str,), "text"),
+    ("table_overrides", (dict,), "an object"),
 )
 DICE_MODES = ("digital", "physical")
 
@@ -365,6 +372,12 @@ def load_save(data: bytes, source_name: str,
     doc = _read_doc(data, source)
     game = _load_game(doc, source, load_game)
     doc = _upgrade_data(doc, game, source)
+    if doc.get("table_overrides"):
+        try:  # the save's own printed values, so the replay matches [issue 5]
+            game = gamedata.game_with_tables(game, doc["table_overrides"])
+        except (DataError, TypeError, ValueError) as e:
+            raise _fail(source, f"its own rule tables are not usable ({_short(str(e), 120)})",
+                        _DAMAGED) from e
 
     raw = doc["actions"]
     n = len(raw)

@@ -271,8 +271,18 @@ class MainWindow(QMainWindow):
         self.act_physical = self._act(m, "&Physical Dice (type each roll)",
                                       self.toggle_physical_dice, None, "actPhysicalDice")
         self.act_physical.setCheckable(True)
+        self._act(m, "Rule &Tables (provisional values)…", self.rule_tables, None,
+                  "actRuleTables")
         m = mb.addMenu("&Help")
         self._act(m, "&About Wartable", self.about, None, "actAbout")
+
+    def rule_tables(self) -> None:
+        """Game → Rule Tables: type in the printed values (issue 5); for the open game, else
+        the first installed game."""
+        from wartable.ui.tablesdialog import TablesDialog
+
+        gid = self.snapshot.session.game.definition.id if self.snapshot else None
+        TablesDialog(gid, self).exec()
 
     def _wire(self) -> None:
         c = self.client
@@ -403,6 +413,8 @@ class MainWindow(QMainWindow):
             or len(snap.session.events) < len(self.snapshot.session.events)
         )
         self.snapshot = snap
+        if snap.notice:  # refused rule tables, or a save's own printed values (issue 5)
+            self.statusBar().showMessage(snap.notice, 20000)
         game = snap.session.game
         key = (game.definition.id, snap.session.scenario)
         if key != self._board_key:
@@ -521,10 +533,13 @@ class MainWindow(QMainWindow):
             QTimer.singleShot(0, self._map_editor_shown)
 
     def _focus_tab(self, snap: Snapshot) -> None:
-        """Show the map where the side to act has something to move, unless the current
-        tab already has (1940: the Soviets set up on the east map first)."""
+        """Show the map where the side to act has something to move or a target (a hex to
+        attack), unless the current tab already has (1940: the Soviets set up on the east map
+        first; the east combat phase's targets are on the east map)."""
         state = snap.session.state
         where = [state.pieces[pid].location for pid in snap.prompt.moves if pid in state.pieces]
+        if not where:
+            where = [str(t) for ts in snap.prompt.targets.values() for t in ts]
         if not where or len(self.views) < 2:
             return
         if any(loc in self.view_locations[self.map_tabs.currentIndex()] for loc in where):

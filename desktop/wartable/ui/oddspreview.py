@@ -9,6 +9,7 @@ play and tests use: verb "attack" with the target and the attackers.
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Callable
 
 from PySide6.QtCore import Qt
@@ -28,10 +29,12 @@ from PySide6.QtWidgets import (
 
 from wartable.core.frozen import FrozenMap
 from wartable.engine.actions import Button, Prompt
+from wartable.engine.rules import Game
 from wartable.engine.session import Session
 from wartable.games.whatif1940 import hidden
 from wartable.games.whatif1940.board import board_of
 from wartable.games.whatif1940.steps import combat_odds
+from wartable.persistence import gamedata
 from wartable.worker.commands import Snapshot
 
 GAME_ID = "whatif1940"
@@ -140,7 +143,8 @@ class OddsPreviewPanel(QWidget):
         if pv is None:
             self.odds.setText("<i>Choose a target hex and at least one attacking unit.</i>")
             return
-        self.odds.setText(render(pv))
+        printed = s is not None and "combat" in player_tables_of(s.game)
+        self.odds.setText(render(pv, printed=printed))
 
     def _attack(self) -> None:
         target = self.target.currentText()
@@ -150,7 +154,19 @@ class OddsPreviewPanel(QWidget):
                                args=FrozenMap(target=target, attackers=ids)))
 
 
-def render(pv: combat_odds.OddsPreview) -> str:
+def player_tables_of(game: Game) -> frozenset[str]:
+    """The tables this game runs with the player's own printed values (issue 5)."""
+    hit = _PRINTED.get(id(game))
+    if hit is None or hit[0]() is not game:
+        hit = (weakref.ref(game), frozenset(gamedata.table_overrides_of(game)))
+        _PRINTED[id(game)] = hit
+    return hit[1]
+
+
+_PRINTED: dict[int, tuple[weakref.ref[Game], frozenset[str]]] = {}
+
+
+def render(pv: combat_odds.OddsPreview, printed: bool = False) -> str:
     """The preview as rich text: strengths, raw odds, each shift, final column, CRT row."""
     o = pv.odds
     lines = [f"<b>Attack {pv.attack}</b>: " + ", ".join(x.text() for x in pv.attack_parts),
@@ -169,8 +185,9 @@ def render(pv: combat_odds.OddsPreview) -> str:
                     else ""))
     if pv.row:
         cells = " ".join(f"{i + 1}:{r}" for i, r in enumerate(pv.row))
-        lines.append(f"CRT row: {cells}" + (" <i>(provisional CRT)</i>" if pv.provisional
-                                             else ""))
+        mark = (" <i>(your printed CRT)</i>" if printed
+                else " <i>(provisional CRT)</i>" if pv.provisional else "")
+        lines.append(f"CRT row: {cells}" + mark)
     if pv.estimated:
         lines.append("<i>Untried strengths are estimated from the unit type [2.12].</i>")
     return "<br>".join(lines)

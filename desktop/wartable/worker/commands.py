@@ -70,6 +70,9 @@ class Snapshot:
     new_events: tuple[Event, ...]
     path: Path | None = None  # the file the game was loaded from or saved to
     dirty: bool = False  # changed since last save
+    # One line for the status bar: the player's rule tables were refused, or a loaded save
+    # keeps its own printed values (persistence/tables.py, issue 5).
+    notice: str | None = None
 
     @property
     def undo_label(self) -> str | None:

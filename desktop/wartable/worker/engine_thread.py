@@ -19,7 +19,7 @@ from PySide6.QtCore import QObject, QThread, Signal, Slot
 from wartable.core.errors import IllegalAction, WartableError
 from wartable.engine.loop import deciding_side
 from wartable.engine.session import Session
-from wartable.persistence import autosave, gamedata, savefile
+from wartable.persistence import autosave, savefile, tables
 from wartable.worker.commands import (
     Command,
     Failure,
@@ -62,24 +62,26 @@ class _Worker(QObject):
         finally:
             self.busy.emit(request, 0)
 
-    def _publish(self, session: Session, new_events: tuple[Any, ...], dirty: bool) -> None:
+    def _publish(self, session: Session, new_events: tuple[Any, ...], dirty: bool,
+                 notice: str | None = None) -> None:
         self.session = session
         self.generation += 1
         side = deciding_side(session.state)
         self.snapshot.emit(Snapshot(self.generation, session, session.prompt(side), new_events,
-                                    self.path, dirty))
+                                    self.path, dirty, notice))
 
     def _handle(self, cmd: Command) -> None:
         if isinstance(cmd, NewGame):
-            game = gamedata.load_game(cmd.game_id)
-            s = Session.start(game, cmd.scenario, cmd.options, cmd.seed, cmd.dice_mode)
+            # The player's own printed values for the rule tables, when valid (issue 5).
+            mine = tables.player_tables(cmd.game_id)
+            s = Session.start(mine.game, cmd.scenario, cmd.options, cmd.seed, cmd.dice_mode)
             self.path = None
-            self._publish(s, s.events, dirty=True)
+            self._publish(s, s.events, dirty=True, notice=mine.problem)
         elif isinstance(cmd, Load):
             # Raises SaveFileError; nothing changes. A long log replays with progress.
             s = savefile.load_from_path(cmd.path, progress=self._replaying)
             self.path = cmd.path
-            self._publish(s, s.events, dirty=False)
+            self._publish(s, s.events, dirty=False, notice=tables.save_notice(s.game))
         elif isinstance(cmd, Save):
             s = self._need()
             savefile.save_to_path(s, cmd.path, _now())

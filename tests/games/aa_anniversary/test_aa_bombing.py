@@ -320,8 +320,12 @@ def test_fighter_escorts_and_interceptors_land_one_space_away_if_captured() -> N
     st = act(st, "fight", "germany", space="karelia_ssr")
     assert controller(st, "karelia_ssr") == "germany"
     st = act(st, END_STEP, "germany")
+    p = prompt(game(), st)  # the owner chooses where (Fighter Escorts and Interceptors)
+    assert p.side == "ussr" and {b.args["to"] for b in p.buttons} == {
+        "archangel", "baltic_states", "belorussia"}
+    st = act(st, "land", "ussr", to="archangel")
     f = st.piece("ussr.fighter.1")
-    assert f.location in {"archangel", "belorussia"} and not f.attrs.get("intercepting")
+    assert f.location == "archangel" and not f.attrs.get("intercepting")
     assert controller(st, f.location) == "ussr"
     no_problems(st)
 

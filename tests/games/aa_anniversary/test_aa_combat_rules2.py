@@ -275,9 +275,10 @@ def test_transports_offload_into_one_territory_a_turn() -> None:
     st = at(st, "germany", "combat_move")
     for i in (1, 2):
         st = act(st, "move", "germany", piece=f"germany.infantry.{i}", to="sz05")
-    assert {"norway", "finland"} <= set(moves(st, "germany.infantry.2"))
-    st = act(st, "move", "germany", piece="germany.infantry.1", to="norway")
-    assert moves(st, "germany.infantry.2") == ("norway",)
+    # (loaded in Combat Move, they may only land to attack: Soviet Karelia and Baltic States)
+    assert {"karelia_ssr", "baltic_states"} <= set(moves(st, "germany.infantry.2"))
+    st = act(st, "move", "germany", piece="germany.infantry.1", to="karelia_ssr")
+    assert moves(st, "germany.infantry.2") == ("karelia_ssr",)
 
 
 def test_transports_enter_a_hostile_sea_zone_only_with_an_escort() -> None:

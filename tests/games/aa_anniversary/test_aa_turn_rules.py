@@ -173,7 +173,8 @@ def test_transports_load_carry_and_unload_amphibious_assault() -> None:
     st = act(st, "move", "germany", piece="germany.transport.1", to="sz06")
     assert st.piece("germany.infantry.1").location == "sz06"  # cargo moves with it
     no_problems(st)
-    assert "norway" in moves(st, "germany.infantry.1")
+    # Loaded in Combat Move: it may only offload to attack (Transports, pg. 15), not in Norway.
+    assert "norway" not in moves(st, "germany.infantry.1")
     st = act(st, "move", "germany", piece="germany.infantry.1", to="united_kingdom")
     p = st.piece("germany.infantry.1")
     assert p.location == "united_kingdom" and p.attrs.get("amphibious")

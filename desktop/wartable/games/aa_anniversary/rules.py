@@ -17,6 +17,7 @@ from wartable.core.errors import IllegalAction
 from wartable.core.frozen import FrozenMap
 from wartable.engine.actions import Action, Event, Outcome, Prompt
 from wartable.engine.rules import Game, Rules
+from wartable.games.aa_anniversary.research import research_table
 from wartable.games.aa_anniversary.steps import (
     battle,
     bombing,
@@ -25,6 +26,7 @@ from wartable.games.aa_anniversary.steps import (
     movement,
     objectives,
     purchase,
+    straits,
 )
 from wartable.games.aa_anniversary.steps import research as research_step
 from wartable.games.aa_anniversary.steps.common import (
@@ -44,6 +46,13 @@ _TURN_ATTRS = ("origin", "via", "mp", "cm", "nm", "captured_aa", "landed", "unlo
 
 class AARules(Rules):
     # --- setup and sequence ----------------------------------------------------------
+    def check_tables(self, game: Game) -> None:
+        """Parse every table eagerly (each is otherwise read when first used): the map and
+        alliances, the straits and the research chart (pg. 14-15)."""
+        world(game)
+        straits.straits(game)
+        research_table(game)
+
     def setup(self, game: Game, state: GameState) -> GameState:
         """Setup (pg. 8): each power's starting IPCs; control comes from scenario vars."""
         objectives.all_objectives(game)  # a bad objectives table fails here, not mid-game
@@ -123,8 +132,9 @@ class AARules(Rules):
         return state
 
     def exit_step(self, game: Game, state: GameState, pos: Position) -> Outcome:
-        if pos.step.kind == "conduct_combat":
-            return Outcome(battle.repair(game, state))
+        if pos.step.kind == "conduct_combat":  # interceptors land after all the combats
+            state = battle.repair(game, state)
+            return bombing.land_interceptors(game, state)
         if pos.step.kind == "noncombat_move":
             return movement.land_aircraft(game, state, state.active_side)
         return Outcome(state)
@@ -132,6 +142,8 @@ class AARules(Rules):
     def can_end_step(self, game: Game, state: GameState, pos: Position) -> str | None:
         if pos.step.kind == "research":
             return research_step.can_end(state, state.active_side)
+        if pos.step.kind == "combat_move":  # Transports (pg. 15): cargo loaded must assault
+            return movement.unfinished_assaults(game, state, state.active_side)
         if pos.step.kind == "conduct_combat":
             todo = battle.battles(game, state, state.active_side)
             if todo:
@@ -189,6 +201,8 @@ class AARules(Rules):
             return battle.frame_prompt(game, state, frame)
         if frame.kind in ("intercept", "sbr_casualties"):
             return bombing.frame_prompt(game, state, frame)
+        if frame.kind == bombing.LAND_FRAME:
+            return bombing.land_prompt(game, state, frame)
         return super().frame_prompt(game, state, frame)
 
     def frame_apply(self, game: Game, state: GameState, frame: Frame, action: Action) -> Outcome:
@@ -198,6 +212,8 @@ class AARules(Rules):
             return battle.frame_apply(game, state, frame, action)
         if frame.kind in ("intercept", "sbr_casualties"):
             return bombing.frame_apply(game, state, frame, action)
+        if frame.kind == bombing.LAND_FRAME:
+            return bombing.land_apply(game, state, frame, action)
         return super().frame_apply(game, state, frame, action)
 
     def resume(self, game: Game, state: GameState, resume: str, data: FrozenMap[str, Any],

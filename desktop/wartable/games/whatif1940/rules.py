@@ -12,6 +12,7 @@ prompt and an End step button: played in free play.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from wartable.core.frozen import FrozenMap
@@ -57,6 +58,7 @@ from wartable.games.whatif1940.steps import (
 )
 from wartable.games.whatif1940.steps import supply as terminal_supply
 from wartable.games.whatif1940.supply import read_config as read_supply_config
+from wartable.model.parse import Reader
 from wartable.model.sequence import Position
 from wartable.model.state import Frame, GameState, Piece
 
@@ -143,6 +145,7 @@ class WhatIf1940Rules(Rules):
                                 (fronts.RESUME_JIFET, ("far_east_transferred",)),
                                 (fronts.RESUME_FJWT, ("arctic_shortfall",))):
             offmap.procedure(game, key, conditions)  # [12.4, 5.5, 8.7, 12.5, 12.6]
+        _check_counts(t)
 
     def condition(self, game: Game, name: str, state: GameState) -> bool:
         if name == "setup_pending":
@@ -374,6 +377,30 @@ class WhatIf1940Rules(Rules):
 
     def invariants(self, game: Game, state: GameState) -> list[str]:
         return invariants.check(game, self.board(game), state)
+
+
+def _check_counts(tables: Mapping[str, Any]) -> None:
+    """The tables read as plain numbers where they are used: movement factors [2.10],
+    stacking [7.4, 7.5] and the Turn Record Track [3.2]."""
+    top = Reader(tables, "whatif1940 data (game.toml)", "tables")
+    mf = top.sub("movement_factors")
+    for k in ("west", "top_rung_tank", "soviet"):
+        mf.integer(k, minimum=0)
+    gemmf = mf.seq("gemmf", nonempty=True)
+    for i, row in enumerate(gemmf):
+        ok = isinstance(row, list | tuple) and len(row) == 2 and all(
+            isinstance(x, int) and not isinstance(x, bool) and x >= 0 for x in row)
+        if not ok:
+            raise mf.fail(f"gemmf[{i}]", "must be [mechanized, non-mechanized] whole numbers")
+    st = top.sub("stacking")
+    for k in ("west", "east"):
+        st.integer(k, minimum=1)
+    tr = top.sub("turn_record")
+    turns = len(tr.seq("dates", nonempty=True, of="text"))
+    for k in ("sov_reinf", "sov_replacements"):
+        per_turn = tr.seq(k, of="integer")
+        if len(per_turn) != turns:
+            raise tr.fail(k, f"must give one number per turn ({turns}), not {len(per_turn)}")
 
 
 def factory() -> Rules:

@@ -959,27 +959,9 @@ def capture(game: Game, state: GameState, space: str, power: str) -> Outcome:
 
 def repair(game: Game, state: GameState) -> GameState:
     """Battleships: Two Hits to Destroy (pg. 28): repaired once the combat is over.
-    Interceptors land back in their territory; if it was captured they move one space to a
-    friendly territory, else are lost (Fighter Escorts and Interceptors, pg. 24; the first
-    such territory in board order is taken: a choice of ours, the defender is not asked)."""
+    Interceptors land afterwards (bombing.land_interceptors: their owner chooses where when
+    their territory was captured; Fighter Escorts and Interceptors, pg. 24)."""
     for p in state.pieces.values():
         if p.attrs.get("damaged"):
             state = state.with_piece(replace(p, attrs=p.attrs.remove("damaged")))
-    w = world(game)
-    for p in sorted(state.pieces.values(), key=lambda q: q.id):
-        if not p.attrs.get("intercepting"):
-            continue
-        q = replace(p, attrs=p.attrs.remove("intercepting"))
-        ctl = controller(state, p.location)
-        if ctl and allied(game, ctl, p.side):
-            state = state.with_piece(q)
-            continue
-        to = [n for n in w.neighbors[p.location] if n in w.land and controller(state, n)
-              and allied(game, controller(state, n), p.side)
-              and not enemy_units(game, state, n, p.side)]
-        if to:
-            state = state.with_piece(replace(q, location=to[0]))
-        else:
-            state = state.without_piece(p.id).with_var(
-                "lost_total", int(state.var("lost_total", 0)) + 1)
     return state

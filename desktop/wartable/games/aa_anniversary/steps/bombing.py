@@ -29,11 +29,17 @@ damage (Conclude Combat).
 Bookkeeping: the "resolved" var of Conduct Combat also holds "sbr:<space>" (the raid on that
 space is decided), "rocket:<space>" (a complex already hit by a rocket) and
 "launch:<space>" (a territory whose gun already launched).
+After all of the attacker's combats (when Conduct Combat ends) interceptors land: back in
+their territory, or, if it was captured, one space away in a friendly territory or on a
+friendly carrier with room, chosen by their owner (frame `intercept_land`), else lost.
+
 Decisions of ours (the rulebook is silent): interceptors are chosen as the raid begins rather
 than all at once after Combat Move; hits on interceptors take the lowest-numbered fighters.
 """
 
 from __future__ import annotations
+
+from dataclasses import replace
 
 from wartable.core.errors import IllegalAction
 from wartable.core.frozen import FrozenMap
@@ -44,6 +50,8 @@ from wartable.games.aa_anniversary import research
 from wartable.games.aa_anniversary.steps.common import (
     allied,
     controller,
+    enemy_blocking_ships,
+    enemy_units,
     ipcs,
     space_name,
     stats,
@@ -499,3 +507,83 @@ def repair(game: Game, state: GameState, power: str, action: Action) -> Outcome:
     return Outcome(state, (Event("purchase", f"{game.definition.side(power).name} repairs {n} "
                                  f"damage in {space_name(game, space)} for {k} IPCs "
                                  f"({left} left)", power, R_REPAIR),))
+
+
+# --- interceptors land (Fighter Escorts and Interceptors, pg. 24) ------------------------------
+
+LAND_FRAME = "intercept_land"
+
+
+def displaced_interceptors(game: Game, state: GameState) -> tuple[Piece, ...]:
+    """Interceptors whose territory was captured: "Defending interceptors must land in their
+    original territory after the combat. If that territory is captured, they may move one
+    space to land in a friendly territory or on a friendly aircraft carrier." """
+    return tuple(sorted((p for p in state.pieces.values() if p.attrs.get("intercepting")
+                         and not allied(game, controller(state, p.location) or p.side, p.side)),
+                        key=lambda p: p.id))
+
+
+def landing_spots(game: Game, state: GameState, fighter: Piece) -> tuple[str, ...]:
+    """One space away: a friendly territory free of enemy units, or a sea zone with a
+    friendly carrier that has room (two fighters a carrier) and no enemy surface warships."""
+    w, power = world(game), fighter.side
+    out = []
+    for n in w.neighbors[fighter.location]:
+        if n in w.land:
+            ctl = controller(state, n)
+            if ctl and allied(game, ctl, power) and not enemy_units(game, state, n, power):
+                out.append(n)
+        elif n in w.sea and not enemy_blocking_ships(game, state, n, power):
+            here = [q for q in state.pieces_at(n) if allied(game, q.side, power)]
+            room = sum(int(game.definition.unit_types[q.type].extra.get("carrier_capacity", 0))
+                       for q in here) - sum(1 for q in here if q.type == "fighter")
+            if room > 0:
+                out.append(n)
+    return tuple(sorted(out))
+
+
+def land_interceptors(game: Game, state: GameState) -> Outcome:
+    """After all of the attacker's combats (the end of Conduct Combat): interceptors back in
+    a friendly territory simply land; each one whose territory was captured is moved one
+    space by its owner (a frame with the legal spots), or lost if there is none."""
+    for p in sorted(state.pieces.values(), key=lambda q: q.id):
+        if p.attrs.get("intercepting") and p not in displaced_interceptors(game, state):
+            state = state.with_piece(replace(p, attrs=p.attrs.remove("intercepting")))
+    evs: list[Event] = []
+    for p in displaced_interceptors(game, state):
+        spots = landing_spots(game, state, p)
+        name = game.rules.piece_name(game, p)
+        if spots:
+            frame = Frame(LAND_FRAME, p.side, f"{game.definition.side(p.side).name}: "
+                          f"{space_name(game, p.location)} was captured. Where does the "
+                          f"interceptor {name} land (one space)?", R_ESCORTS,
+                          FrozenMap(piece=p.id, space=p.location))
+            return Outcome(state.push_frame(frame), tuple(evs))
+        state = state.without_piece(p.id).with_var(
+            "lost_total", int(state.var("lost_total", 0)) + 1)
+        evs.append(Event("combat", f"{name} has no friendly territory or carrier one space "
+                         f"from {space_name(game, p.location)} to land: it is lost", p.side,
+                         R_ESCORTS))
+    return Outcome(state, tuple(evs))
+
+
+def land_prompt(game: Game, state: GameState, frame: Frame) -> Prompt:
+    p = state.piece(str(frame.data["piece"]))
+    return Prompt(frame.side, frame.text, frame.rule, buttons=tuple(
+        Button("land", f"Land in {space_name(game, s)}", R_ESCORTS, args=FrozenMap(to=s))
+        for s in landing_spots(game, state, p)))
+
+
+def land_apply(game: Game, state: GameState, frame: Frame, action: Action) -> Outcome:
+    p = state.piece(str(frame.data["piece"]))
+    spots = landing_spots(game, state, p)
+    to = action.args.get("to")
+    if action.verb != "land" or to not in spots:
+        raise IllegalAction(f"Land the interceptor one space away, in "
+                            f"{', '.join(spots)} [{R_ESCORTS}].")
+    _, state = state.pop_frame()
+    state = state.with_piece(replace(p, location=str(to), attrs=p.attrs.remove("intercepting")))
+    ev = Event("move", f"{game.rules.piece_name(game, p)} lands in {space_name(game, str(to))} "
+               f"after intercepting over captured {space_name(game, p.location)}", p.side,
+               R_ESCORTS)
+    return Outcome(state, (ev,)).then(land_interceptors(game, state))

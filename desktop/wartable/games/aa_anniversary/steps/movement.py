@@ -27,6 +27,9 @@ and its cargo may be announced for an amphibious assault from
 there (attr `assault` = the territory): it stays aboard and lands when the land battle is
 fought, if the sea battle cleared the zone of enemy surface warships (Amphibious Assaults,
 Step 3; steps/battle.py). Noncombat Move never offloads in a zone holding enemy units.
+Units loaded in Combat Move offload only to attack, their transport ends its move in a sea
+zone next to a hostile territory, and Combat Move cannot end while such cargo could still
+assault (Transports, pg. 15; `unfinished_assaults`).
 """
 
 from __future__ import annotations
@@ -61,6 +64,7 @@ R_NONCOMBAT = "Phase 5: Noncombat Move (pg. 21)"
 R_BLITZ = "Phase 3: Combat Move, Blitzing (pg. 15)"
 R_CHINA = "China Rules (pg. 10)"
 R_LANDING = "Unit Profiles: Air Units, landing (pg. 26)"
+R_TRANSPORT_CM = "Phase 3: Combat Move, Transports (pg. 15)"
 CHINA_EXTRA = frozenset({"kwangtung"})
 
 
@@ -151,8 +155,60 @@ def can_move(game: Game, piece: Piece, combat: bool) -> bool:
     return s.air or not piece.attrs.get("cm")
 
 
+def loaded_in_combat(state: GameState, piece: Piece) -> bool:
+    """A land unit that boarded one of its own power's transports in this Combat Move and is
+    still aboard, not yet announced for an assault (boarding sets `cm`; cargo carried from an
+    earlier turn has no `cm` until it moves)."""
+    t = state.pieces.get(str(piece.attrs.get("on", "")))
+    return (t is not None and t.side == piece.side and bool(piece.attrs.get("cm"))
+            and not piece.attrs.get("assault"))
+
+
+def carries_combat_cargo(state: GameState, transport: Piece) -> bool:
+    return any(loaded_in_combat(state, q) for q in cargo(state, transport))
+
+
+def assault_zone(game: Game, state: GameState, sea: str, power: str) -> bool:
+    """A sea zone next to a hostile territory: where a transport loaded in Combat Move may
+    end its move (Transports, pg. 15: "must end its movement in a ... sea zone from which it
+    can conduct the assault")."""
+    w = world(game)
+    return any(n in w.land and n not in w.neutral and hostile_land(game, state, n, power)
+               for n in w.neighbors[sea])
+
+
+def unfinished_assaults(game: Game, state: GameState, power: str) -> str | None:
+    """Why Combat Move may not end yet: units loaded in this Combat Move still aboard that
+    can still offload into a hostile territory (Transports, pg. 15; Unit Profiles:
+    Transports, pg. 31), or whose transport can still sail to a sea zone to assault from.
+    A unit left with neither (its target was blitzed into friendly hands, or it boarded a
+    transport that already moved) is not held against the player: it stays aboard (a
+    decision of ours; the rulebook does not foresee it, and a stuck turn helps no one)."""
+    def can_still(p: Piece) -> bool:
+        t = state.pieces.get(str(p.attrs.get("on", "")))
+        return bool(move_costs(game, state, p, True)) or (
+            t is not None and bool(move_costs(game, state, t, True)))
+
+    stuck = sorted(game.rules.piece_name(game, p) for p in state.pieces.values()
+                   if p.side == power and stats(game, p).land and loaded_in_combat(state, p)
+                   and can_still(p))
+    if not stuck:
+        return None
+    return (f"Units loaded during Combat Move must offload to attack a hostile territory as "
+            f"part of an amphibious assault: {', '.join(stuck)} still aboard "
+            f"[{R_TRANSPORT_CM}].")
+
+
 def move_costs(game: Game, state: GameState, piece: Piece, combat: bool) -> dict[str, float]:
     """Every space the unit may end this move in, with the movement it costs."""
+    out = _move_costs(game, state, piece, combat)
+    if combat and out and stats(game, piece).transport and carries_combat_cargo(state, piece):
+        # Transports (pg. 15): it ends its move where it can conduct the assault.
+        out = {z: v for z, v in out.items() if assault_zone(game, state, z, piece.side)}
+    return out
+
+
+def _move_costs(game: Game, state: GameState, piece: Piece, combat: bool) -> dict[str, float]:
     if not can_move(game, piece, combat):
         return {}
     w = world(game)
@@ -171,6 +227,8 @@ def move_costs(game: Game, state: GameState, piece: Piece, combat: bool) -> dict
             return {}
         # "A transport cannot offload in two territories during a single turn."
         only = boat.attrs.get("unloaded") if boat is not None else None
+        if combat and loaded_in_combat(state, piece):
+            contested = True  # Transports (pg. 15): loaded in Combat Move, lands only to attack
         return {
             t: 0.0
             for t in w.neighbors[piece.location]
@@ -362,6 +420,8 @@ def prompt(game: Game, state: GameState, power: str, combat: bool, text: str, ru
             p.attrs.get("on"),
             p.attrs.get("landed"),
             p.attrs.get("unloaded"),
+            combat and carries_combat_cargo(state, p),
+            p.attrs.get("assault"),
         )
         if key not in cache:
             cache[key] = move_costs(game, state, p, combat)
@@ -375,7 +435,7 @@ def prompt(game: Game, state: GameState, power: str, combat: bool, text: str, ru
         rule,
         moves=FrozenMap(moves),
         costs=FrozenMap(costs),
-        buttons=(end_step_button(),),
+        buttons=(end_step_button(unfinished_assaults(game, state, power) if combat else None),),
     )
 
 
