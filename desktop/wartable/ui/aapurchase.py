@@ -11,7 +11,7 @@ its own button and submitted as it is: the panel decides no rule itself.
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QEvent, Qt, Signal
 from PySide6.QtWidgets import (
     QGridLayout,
     QGroupBox,
@@ -171,8 +171,17 @@ class PurchasePanel(QWidget):
             self._rows.append(spin)
             self.spins[u] = spin
         self.grid.setRowStretch(len(self.buy_buttons) + 1, 1)
+        self._fit_width()
+
+    def _fit_width(self) -> None:
+        """Wide enough for every column, Buy included, at the current font."""
         bar = self.rows_scroll.verticalScrollBar().sizeHint().width()
         self.rows_scroll.setMinimumWidth(self.grid.sizeHint().width() + bar + 4)
+
+    def changeEvent(self, event: QEvent) -> None:  # noqa: N802 - Qt's name
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.FontChange:  # table mode's larger text
+            self._fit_width()
 
     def _set_other_buttons(self, prompt: Prompt) -> None:
         """Repair (and any other verb the step adds) as the engine's own buttons."""

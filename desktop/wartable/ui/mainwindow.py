@@ -747,8 +747,19 @@ class MainWindow(QMainWindow):
         scale = 1.45 if self.table_mode else 1.0
         f = self.font()
         f.setPointSizeF(self._base_point_size * scale)
-        for w in (self.side, self.log, self.inspector, self.statusBar()):
+        # Every dock (sequence, log, stack, purchase, research, bot, odds...) and the status
+        # bar: readable from across the table.
+        docks = [d.widget() for d in self.findChildren(QDockWidget) if d.widget() is not None]
+        for w in [*docks, self.statusBar()]:
             w.setFont(f)
+        # Side docks widen to their larger contents (the purchase table's Buy column).
+        side_docks = [d for d in self.findChildren(QDockWidget) if d.isVisible() and not
+                      d.isFloating() and self.dockWidgetArea(d) in (
+                          Qt.DockWidgetArea.LeftDockWidgetArea,
+                          Qt.DockWidgetArea.RightDockWidgetArea)]
+        if side_docks:
+            self.resizeDocks(side_docks, [max(d.width(), d.widget().sizeHint().width() + 12)
+                                          for d in side_docks], Qt.Orientation.Horizontal)
         self.side.setStyleSheet("QPushButton { padding: 10px; }" if self.table_mode else "")
         self.dice_display.set_large(self.table_mode)
         if self.table_mode:
