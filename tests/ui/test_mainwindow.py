@@ -243,6 +243,11 @@ def test_table_mode_enlarges_text_and_shows_rolls_large(win: MainWindow, qtbot: 
     base = win.side.font().pointSizeF()
     win.act_table.trigger()
     assert win.table_mode and win.side.font().pointSizeF() == pytest.approx(base * 1.45)
+    # Every dock is readable from across the table, the game-specific ones too.
+    from PySide6.QtWidgets import QDockWidget
+
+    for d in win.findChildren(QDockWidget):
+        assert d.widget().font().pointSizeF() == pytest.approx(base * 1.45), d.windowTitle()
     for _ in range(3):
         with qtbot.waitSignal(win.client.snapshotReady):
             win.end_step()
