@@ -349,10 +349,8 @@ def after_air(game: Game, board: Board, state: GameState) -> Outcome:
 def resume_gast(game: Game, board: Board, state: GameState, data: FrozenMap[str, Any],
                 dice: tuple[int, ...]) -> Outcome:
     t = combat_table.tables_of(game)
-    drm = t.gast_ploesti_drm if state.var(V_PLOESTI, False) else 0
-    res = t.gast(dice[0] + drm)
+    res, mod = t.gast_outcome(dice[0], bool(state.var(V_PLOESTI, False)))
     target = battle(state)["target"]
-    mod = f" {drm:+d} Ploesti [6.10]" if drm else ""
     if res == "cancel":
         ev = Event("combat", f"GAST {dice[0]}{mod}: the attack on {target} is cancelled "
                    "(provisional table) [6.11]", GERMAN, "6.11")

@@ -49,6 +49,12 @@ class CombatTables:
         """The GAST result for a modified roll (clamped to the table)."""
         return self.gast_results[min(max(roll, 1), self.gast_die) - 1]
 
+    def gast_outcome(self, roll: int, ploesti_captured: bool) -> tuple[int | str, str]:
+        """[6.11, 6.10] The result of a GAST roll, with the Ploesti modifier when Ploesti
+        has fallen, and the modifier's text for the log ("" without one)."""
+        drm = self.gast_ploesti_drm if ploesti_captured else 0
+        return self.gast(roll + drm), (f" {drm:+d} Ploesti [6.10]" if drm else "")
+
 
 def read(tables: Mapping[str, Any]) -> CombatTables:
     top = Reader(tables, SOURCE, "tables")

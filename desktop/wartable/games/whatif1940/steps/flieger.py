@@ -411,10 +411,8 @@ def after_air(game: Game, board: Board, state: GameState) -> Outcome:
 def resume_gast(game: Game, board: Board, state: GameState, data: FrozenMap[str, Any],
                 dice: tuple[int, ...]) -> Outcome:
     t = combat_table.tables_of(game)
-    drm = t.gast_ploesti_drm if state.var(V_PLOESTI, False) else 0
-    res = t.gast(dice[0] + drm)
+    res, mod = t.gast_outcome(dice[0], bool(state.var(V_PLOESTI, False)))
     rec = _rec(state)
-    mod = f" {drm:+d} Ploesti [6.10]" if drm else ""
     if res == "cancel":  # ours: the ground partners' part is off; the 7th goes in alone
         alone = tuple(i for i in rec["attackers"] if state.piece(i).type == SEVENTH)
         state = _set(state, attackers=alone)
