@@ -622,6 +622,20 @@ def test_6_11_gast_from_turn_6_for_german_east_attacks() -> None:
     assert "(1:2)" in str(out.state.top_frame.data["purpose"])  # type: ignore[union-attr]
 
 
+def test_6_10_after_ploesti_the_gast_roll_is_modified_against_the_german() -> None:
+    """[6.10] "An anti-German DRM on the GAST": the roll that leaves an attack alone before
+    Ploesti falls cancels or shifts it after."""
+    s = sov(put(base(), PZ[0], RING[0]), 1, TGT, 2, 4)
+    roll = T.gast_results.index(2) + 1  # the roll that shifts two columns left
+    out = do(attack(at(s, turn=6), TGT, [PZ[0]]), "dice", "german", values=(roll,))
+    assert "(1:2)" in str(out.state.top_frame.data["purpose"])  # type: ignore[union-attr]
+    late = attack(at(s.with_var("ploesti_captured", True), turn=6), TGT, [PZ[0]])
+    out = do(late, "dice", "german", values=(roll,))
+    # The same roll, modified by Ploesti's DRM, reads the row above: the attack is cancelled.
+    assert T.gast_results[roll - 1 + T.gast_ploesti_drm] == "cancel"
+    assert any("cancelled" in e.text and "Ploesti [6.10]" in e.text for e in out.events)
+
+
 def test_2_12_untried_units_flip_for_good_when_the_battle_begins() -> None:
     s = put(base(), PZ[0], RING[0])
     uid = "soviet.sov_regular.5"
