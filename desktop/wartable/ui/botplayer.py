@@ -1,20 +1,25 @@
-"""The Axis & Allies bot in the app (issue 7): bot-played powers, their turn summary, hints.
+"""The bots in the app (issue 7): bot-played powers, their turn summary, hints.
 
-Which powers the bot plays comes from the game's table options ("table.bots": power ->
-"fast" | "strong", chosen on the start screen) and from the Game menu's toggle for the
-power now deciding. When such a power is to decide, the bot's next action is worked out on
-the analysis thread (a `Query`, so the GUI never waits) under a time limit per turn, and
-sent back as an ordinary `Submit`: the log, undo and autosave see a normal action. The
-reasons the bot gives go to the log panel as it plays (kind "bot"; they are not part of
-the saved game) and are gathered per turn for the "Bot" dock, shown when its turn ends.
-Game > Hint asks the strong bot for the deciding human's next action and shows it
-without playing it. With physical dice the bot waits for the roll to be typed in.
+The games with a bot are registered in BOTS (game id -> its bot's play and hint
+functions and levels): Axis & Allies Anniversary and 1940: What If?.
+Which sides the bot plays comes from the game's table options ("table.bots": side or
+command -> "fast" | "strong", chosen on the start screen; a command [1.3, e.g. 1940's
+"german_west"] when a seat of a player split is given to the bot) and from the Game menu's
+toggle for the side now deciding. When such a side is to decide, the bot's next action is
+worked out on the analysis thread (a `Query`, so the GUI never waits) under a time limit
+per turn, and sent back as an ordinary `Submit`: the log, undo and autosave see a normal
+action. The reasons the bot gives go to the log panel as it plays (kind "bot"; they are not
+part of the saved game) and are gathered per turn for the "Bot" dock, shown when its turn
+ends. Game > Hint asks the strong bot for the deciding human's next action and shows it
+without playing it (a move's destination is highlighted on the map). With physical dice
+the bot waits for the roll to be typed in.
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from PySide6.QtCore import QObject, Qt, QTimer
@@ -36,14 +41,64 @@ from wartable.engine.session import Session
 from wartable.ui.logpanel import LogPanel
 from wartable.worker.commands import Failure, Query, QueryResult, Snapshot, Submit
 
-BOT_GAMES = frozenset({"aa_anniversary"})  # the games with a bot
 LEVELS = (("strong", "Strong bot"), ("fast", "Fast bot"))
 TURN_SECONDS = 20.0  # the bot's time limit per turn (the strong level's planning)
 HINT_SECONDS = 10.0
+HINT_KIND = "hint"  # the map views' highlight set for a hinted move's destination
+
+Budget = Callable[[], bool]
+PlayFn = Callable[[Session, Rng, str, Budget], tuple[Action, Rng, str]]
+HintFn = Callable[[Session, Budget], "tuple[Action, str] | None"]
+
+
+@dataclass(frozen=True)
+class BotGame:
+    """A game's bot: its next action with a reason, a hint, and its levels."""
+
+    play: PlayFn
+    hint: HintFn
+    levels: tuple[tuple[str, str], ...] = LEVELS
+
+
+def _aa_play(session: Session, rng: Rng, level: str, budget: Budget) -> tuple[Action, Rng, str]:
+    from wartable.games.aa_anniversary.bot import explained_action
+
+    return explained_action(session, rng, level, budget)
+
+
+def _aa_hint(session: Session, budget: Budget) -> tuple[Action, str] | None:
+    from wartable.games.aa_anniversary.bot_strong import hint
+
+    found = hint(session, budget)
+    return None if found is None else (found[0], found[1])
+
+
+def _w40_play(session: Session, rng: Rng, level: str, budget: Budget) -> tuple[Action, Rng, str]:
+    from wartable.games.whatif1940.bot import explained_action
+
+    return explained_action(session, rng, level, budget)
+
+
+def _w40_hint(session: Session, budget: Budget) -> tuple[Action, str] | None:
+    """The strong bot's next action for the deciding side (its dice are not hinted)."""
+    from wartable.games.whatif1940.bot import explained_action
+
+    if session.prompt(deciding_side(session.state)).dice is not None:
+        return None
+    action, _rng, why = explained_action(session, Rng.from_seed(f"hint:{session.state.serial}"),
+                                         "strong", budget)
+    return action, why
+
+
+BOTS: dict[str, BotGame] = {
+    "aa_anniversary": BotGame(_aa_play, _aa_hint),
+    "whatif1940": BotGame(_w40_play, _w40_hint),
+}
+BOT_GAMES = frozenset(BOTS)  # the games with a bot
 
 
 def bot_levels(options: Any) -> dict[str, str]:
-    """The bot-played powers in a game's options ("table.bots")."""
+    """The bot-played sides (or commands [1.3]) in a game's options ("table.bots")."""
     raw = options.get("table.bots") if options is not None else None
     if not raw:
         return {}
@@ -52,9 +107,11 @@ def bot_levels(options: Any) -> dict[str, str]:
 
 def describe_action(session: Session, action: Action) -> str:
     """An action as a player reads it: "Move Infantry (Germany) from X to Y"."""
+    game, state = session.game, session.state
+    if game.definition.id != "aa_anniversary":
+        return _describe_generic(session, action)
     from wartable.games.aa_anniversary.steps.common import space_name
 
-    game, state = session.game, session.state
     a = action.args
     if action.verb == "move" and str(a.get("piece")) in state.pieces:
         p = state.pieces[str(a.get("piece"))]
@@ -66,6 +123,23 @@ def describe_action(session: Session, action: Action) -> str:
         return f"Buy {ut.name if ut else unit}"
     if action.verb == "fight":
         return f"Fight the battle in {space_name(game, a.get('space'))}"
+    return _button_label(session, action)
+
+
+def _describe_generic(session: Session, action: Action) -> str:
+    """Another game's action: a move, an attack on a target, or its button's label."""
+    game, state = session.game, session.state
+    a = action.args
+    if action.verb == "move" and str(a.get("piece")) in state.pieces:
+        p = state.pieces[str(a.get("piece"))]
+        return f"Move {game.rules.piece_name(game, p)} from {p.location} to {a.get('to')}"
+    if action.verb == "attack" and a.get("target"):
+        n = len(tuple(a.get("attackers") or ()))
+        return f"Attack {a.get('target')} with {n} unit{'s' if n != 1 else ''}"
+    return _button_label(session, action)
+
+
+def _button_label(session: Session, action: Action) -> str:
     prompt = session.prompt(action.side)
     for b in prompt.buttons:
         if b.id == action.verb and b.args == action.args:
@@ -73,18 +147,23 @@ def describe_action(session: Session, action: Action) -> str:
     return action.verb.replace("_", " ").capitalize()
 
 
-def _bot_step(level: str, seconds_left: float) -> Callable[..., Any]:
+def hint_target(action: Action) -> str:
+    """Where a hinted action points on the map: a move's destination, an attack's target."""
+    a = action.args
+    return str(a.get("to") or a.get("target") or "")
+
+
+def _bot_step(game_id: str, level: str, seconds_left: float) -> Callable[..., Any]:
     """The query: the bot's next action and its reason, on the analysis thread."""
     deadline = time.monotonic() + max(0.5, seconds_left)
+    play = BOTS[game_id].play
 
     def run(session: Session, report: Callable[[int, str], None],
             cancelled: Callable[[], bool]) -> tuple[Action, str]:
-        from wartable.games.aa_anniversary.bot import explained_action
-
         pos = session.game.positions[session.state.step_index]
         report(0, f"{session.game.definition.side(deciding_side(session.state)).name}'s bot: "
                   f"{pos.step.name}…")
-        action, _rng, why = explained_action(
+        action, _rng, why = play(
             session, Rng.from_seed(f"bot:{session.state.serial}"), level,
             lambda: not cancelled() and time.monotonic() < deadline)
         return action, why
@@ -94,11 +173,10 @@ def _bot_step(level: str, seconds_left: float) -> Callable[..., Any]:
 
 def _hint(session: Session, report: Callable[[int, str], None],
           cancelled: Callable[[], bool]) -> tuple[Action, str, str] | None:
-    from wartable.games.aa_anniversary.bot_strong import hint
-
     report(0, "The strong bot looks for a hint…")
     deadline = time.monotonic() + HINT_SECONDS
-    found = hint(session, lambda: not cancelled() and time.monotonic() < deadline)
+    found = BOTS[session.game.definition.id].hint(
+        session, lambda: not cancelled() and time.monotonic() < deadline)
     if found is None:
         return None
     return found[0], found[1], describe_action(session, found[0])
@@ -144,7 +222,8 @@ class BotPlayer(QObject):
         self.client = client
         self.log = log  # the bot's reasons also go to the log panel (not to the save)
         self.submitted: int | None = None  # the bot's last action sent to the engine
-        self.levels: dict[str, str] = {}
+        self.levels: dict[str, str] = {}  # side or command id -> level
+        self.turn_level = ""  # the level of the bot that played in the current turn
         self.panel = BotPanel()
         self.dock = QDockWidget("Bot", window)
         self.dock.setObjectName("dock_Bot")
@@ -207,17 +286,31 @@ class BotPlayer(QObject):
         return s is not None and s.session.game.definition.id in BOT_GAMES \
             and s.session.state.result is None
 
+    def _key(self, session: Session, side: str) -> str:
+        """The "table.bots" key deciding for `side` now: the deciding command [1.3] when a
+        seat's commands were given to the bot, else the side."""
+        g = session.game
+        cid = g.rules.command_of(g, session.state, side)
+        return cid if cid in self.levels else side
+
+    def level_for(self, session: Session, side: str) -> str | None:
+        """The bot level playing `side` now (None: a human decides)."""
+        return self.levels.get(self._key(session, side))
+
     def _update_actions(self) -> None:
         ok = self._available()
-        side = deciding_side(self.snapshot.session.state) if ok and self.snapshot else ""
+        snap = self.snapshot
+        botted = False
+        if ok and snap is not None:
+            botted = self.level_for(snap.session, deciding_side(snap.session.state)) is not None
         if self.act_bot is not None:
             self.act_bot.setEnabled(ok)
-            self.act_bot.setChecked(bool(side) and side in self.levels)
+            self.act_bot.setChecked(botted)
         if self.act_hint is not None:
-            self.act_hint.setEnabled(ok and side not in self.levels)
+            self.act_hint.setEnabled(ok and not botted)
 
     def set_bot(self, side: str, level: str | None) -> None:
-        """The bot plays `side` at `level` (None: a human plays it)."""
+        """The bot plays `side` (or a command) at `level` (None: a human plays it)."""
         if level is None:
             self.levels.pop(side, None)
             self.pending = None
@@ -231,8 +324,10 @@ class BotPlayer(QObject):
     def toggle_current(self) -> None:
         if not self._available() or self.snapshot is None:
             return
-        side = deciding_side(self.snapshot.session.state)
-        self.set_bot(side, None if side in self.levels else self.level())
+        session = self.snapshot.session
+        side = deciding_side(session.state)
+        key = self._key(session, side)
+        self.set_bot(key, None if key in self.levels else self.level())
 
     # --- playing -----------------------------------------------------------------
     def on_snapshot(self, snap: Snapshot) -> None:
@@ -242,10 +337,12 @@ class BotPlayer(QObject):
             self.levels = bot_levels(snap.session.options) \
                 if snap.session.game.definition.id in BOT_GAMES else {}
             self.reasons, self.summaries, self.turn_key, self.error = [], [], (-1, ""), ""
+            self.turn_level = ""
             self.panel.status.setText(self._seats_text(snap))
             self.dock.setVisible(bool(self.levels))
         self.snapshot = snap
         self.pending = None  # any answer in flight is about an older position
+        self._highlight("")  # a hint is about the position it was asked in
         st = snap.session.state
         key = (st.turn, st.active_side)
         if key != self.turn_key:
@@ -259,15 +356,24 @@ class BotPlayer(QObject):
         if not self.levels:
             return "No power is played by the bot."
         d = snap.session.game.definition
+
+        def name(key: str) -> str:
+            if key in d.side_ids:
+                return d.side(key).name
+            cmd = next((c for c in d.players.commands if c.id == key), None) \
+                if d.players else None
+            return cmd.name if cmd is not None else key
+
         return "Played by the bot: " + ", ".join(
-            f"{d.side(s).name} ({lvl})" for s, lvl in sorted(self.levels.items()))
+            f"{name(s)} ({lvl})" for s, lvl in sorted(self.levels.items()))
 
     def _turn_over(self, key: tuple[int, str]) -> None:
         turn, side = key
-        if not side or side not in self.levels or self.snapshot is None:
-            return
+        level, self.turn_level = self.turn_level, ""
+        if not side or not level or self.snapshot is None:
+            return  # the bot did not play in that turn
         name = self.snapshot.session.game.definition.side(side).name
-        title = f"{name}, round {turn} — {self.levels[side]} bot"
+        title = f"{name}, round {turn} — {level} bot"
         self.summaries.append((title, list(self.reasons)))
         self.panel.show_summary(title, self.reasons)
         self.panel.status.setText(f"{name}'s turn is over (played by the bot).")
@@ -285,14 +391,15 @@ class BotPlayer(QObject):
         if snap is not self.client.latest:
             return
         side = deciding_side(snap.session.state)
-        if side not in self.levels or snap.prompt.dice is not None:
+        level = self.level_for(snap.session, side)
+        if level is None or snap.prompt.dice is not None:
             return  # a human decides, or types the bot's dice
         left = self.turn_deadline - time.monotonic()
         name = snap.session.game.definition.side(side).name
-        self.panel.status.setText(f"{name} is played by the {self.levels[side]} bot: "
-                                  "thinking…")
+        self.panel.status.setText(f"{name} is played by the {level} bot: thinking…")
         self.dock.show()
-        self.pending = self.client.send(Query("bot-move", _bot_step(self.levels[side], left)))
+        self.pending = self.client.send(
+            Query("bot-move", _bot_step(snap.session.game.definition.id, level, left)))
 
     def on_result(self, res: QueryResult) -> None:
         if res.name == "bot-hint" and res.request == self.hint_request:
@@ -303,6 +410,7 @@ class BotPlayer(QObject):
             else:
                 self.panel.show_hint(res.value[2], res.value[1])
                 self.window.statusBar().showMessage(f"Hint: {res.value[2]}", 10000)
+                self._highlight(hint_target(res.value[0]))
             self.dock.show()
             self.dock.raise_()
             return
@@ -310,12 +418,17 @@ class BotPlayer(QObject):
             return
         self.pending = None
         action, why = res.value
-        if self.levels.get(action.side) is None:
+        snap = self.snapshot
+        level = self.level_for(snap.session, action.side) if snap is not None else None
+        if level is None:
             return  # a human took the power back while the bot was thinking
+        own = snap is not None and action.side == snap.session.state.active_side
+        if own:  # the bot plays this side's turn (not just a choice in another's turn)
+            self.turn_level = level
         if why:
-            self.reasons.append(why)
+            if own:
+                self.reasons.append(why)
             self.panel.status.setText(why)
-            snap = self.snapshot
             if self.log is not None and snap is not None:
                 st = snap.session.state
                 step = snap.session.game.positions[st.step_index].step.name
@@ -329,6 +442,11 @@ class BotPlayer(QObject):
             self.panel.status.setText(f"The bot stopped: {self.error}")
         if f.request == self.hint_request:
             self.hint_request = None
+
+    def _highlight(self, loc: str) -> None:
+        """Mark (or clear) a hint's place on the window's map views, where they have it."""
+        for v in getattr(self.window, "views", ()):
+            v.set_highlights([loc] if loc else [], HINT_KIND)
 
     def ask_hint(self) -> None:
         if not self._available():

@@ -6,7 +6,9 @@ The start screen's choice is kept in the game's options, so a save reopens seate
   e.g. 1940's four players [1.3]; model/seats.py),
 - "table.colours": player name -> "#rrggbb", the seat's colour (the curtain, the side panel;
   counters keep their side's colour),
-- "table.split": the number of players of the chosen split.
+- "table.split": the number of players of the chosen split,
+- "table.bots": side -> bot level, or with a split command -> level for every command of
+  a seat given to the bot (ui/botplayer.py plays them).
 Older saves have only "table.seats" (or nothing): one seat per side, colours by seat order.
 """
 
@@ -145,10 +147,16 @@ class SplitEditor(QWidget):
         self.definition: GameDefinition | None = None
         self.seat_edits: list[QLineEdit] = []
         self.seat_colours: list[ColourButton] = []
+        self.seat_bots: list[QComboBox] = []  # per seat: Human or a bot level (issue 7)
+        self.bot_levels: tuple[tuple[str, str], ...] = ()
         self.hide()
 
-    def set_definition(self, d: GameDefinition) -> None:
+    def set_definition(self, d: GameDefinition,
+                       bot_levels: tuple[tuple[str, str], ...] = ()) -> None:
+        """`bot_levels` (level, text): a seat may be played by the bot, which then plays
+        all of the seat's commands."""
         self.definition = d
+        self.bot_levels = bot_levels
         ps = d.players
         self.combo.blockSignals(True)
         self.combo.clear()
@@ -173,7 +181,7 @@ class SplitEditor(QWidget):
     def _split_changed(self) -> None:
         while self.form.rowCount() > 1:
             self.form.removeRow(1)
-        self.seat_edits, self.seat_colours = [], []
+        self.seat_edits, self.seat_colours, self.seat_bots = [], [], []
         d, n = self.definition, self.split()
         if d is not None and d.players is not None and n != FREE:
             ps = d.players
@@ -187,6 +195,16 @@ class SplitEditor(QWidget):
                 colour.setObjectName(f"seatColour_{i}")
                 lay.addWidget(edit, 1)
                 lay.addWidget(colour)
+                if self.bot_levels:
+                    bot = QComboBox()
+                    bot.setObjectName(f"seatBot_{i}")
+                    bot.setToolTip("Who plays this seat: a person, or the bot at a level "
+                                   "(it plays all the seat's commands)")
+                    bot.addItem("Human", "")
+                    for lvl, text in self.bot_levels:
+                        bot.addItem(text, lvl)
+                    lay.addWidget(bot)
+                    self.seat_bots.append(bot)
                 self.form.addRow(" + ".join(ps.command(c).name for c in seat), row)
                 self.seat_edits.append(edit)
                 self.seat_colours.append(colour)
@@ -213,8 +231,14 @@ class SplitEditor(QWidget):
         colours: dict[str, str] = {}
         for name, b in zip(names, self.seat_colours, strict=True):
             colours.setdefault(name, b.colour)
-        return {"table.split": n, "table.commands": commands, "table.seats": seats,
-                "table.colours": colours}
+        out: dict[str, object] = {"table.split": n, "table.commands": commands,
+                                  "table.seats": seats, "table.colours": colours}
+        bots = {c: str(b.currentData())  # a seat's bot plays all its commands
+                for b, seat in zip(self.seat_bots, split.seats, strict=False)  # none: no bot
+                for c in seat if b.currentData()}
+        if bots:
+            out["table.bots"] = bots
+        return out
 
 
 def name_row(*widgets: QWidget) -> QWidget:

@@ -163,7 +163,7 @@ class StartScreen(QWidget):
         self.start.setEnabled(True)
         for sc in d.scenarios.values():
             self.scenario.addItem(sc.name, sc.id)
-        self.split_editor.set_definition(d)
+        self.split_editor.set_definition(d, BOT_LEVELS if d.id in BOT_GAMES else ())
         self._fill_players([(s.id, s.name) for s in d.sides], d.id in BOT_GAMES)
         self._fill_options(d)
 
@@ -236,10 +236,12 @@ class StartScreen(QWidget):
             colours.setdefault(seats[sid], b.colour)
         out = {**rules, "table.seats": seats, "table.solitaire": self.solitaire.isChecked(),
                "table.colours": colours}
-        out.update(self.split_editor.table_options())  # a chosen split's seats [1.3]
         bots = {sid: c.currentData() for sid, c in self.bot_combos.items() if c.currentData()}
         if bots:
             out["table.bots"] = bots
+        if self.split_editor.split():  # a chosen split's seats [1.3] and seat bots
+            out.pop("table.bots", None)
+            out.update(self.split_editor.table_options())
         return out
 
     def _scenario_changed(self) -> None:

@@ -337,9 +337,11 @@ def test_11_13_the_strong_german_west_does_not_advance_out_of_the_ruhr_or_its_li
         a, rng = bot.choose_action(ses, rng, "strong")
         ses = ses.submit(a)
     assert ses.state.piece(INF[0]).location == ruhr  # it keeps the Ruhr [4.2]
-    # The German west defends: it advances only into a key hex, and n is none.
-    assert [ses.state.piece(i).location for i in (INF[1], INF[2])] == others
-    assert not any(e.text.endswith("[11.13]") and "advances" in e.text for e in ses.events)
+    # The German west defends: it advances only into a key hex; n, in front of the Ruhr,
+    # is one of its screen (bot_eval.screen), so a victor from outside the Ruhr may.
+    assert n in bot_eval.screen(B, s)
+    assert all(ses.state.piece(i).location in (others[k], n)
+               for k, i in enumerate((INF[1], INF[2])))
 
 
 # --- scoring a game stopped by --rounds [4.4] -------------------------------------------------
@@ -356,3 +358,77 @@ def test_4_4_a_stopped_game_goes_to_the_side_that_took_cities() -> None:
     ended = replace(s, result="The Allies win: an Allied unit has entered the Ruhr city hex "
                               "2208 [4.2].")
     assert bot_match.score(G, ended) == ("allied", "result")
+
+
+# --- the strong level's fronts: Moscow's ring [4.3], the Ruhr's screen [4.2] -----------------
+
+def test_4_3_the_strong_soviet_rings_moscow_once_a_german_is_two_moves_off() -> None:
+    """A German panzer stack 20 hexes from Moscow (two German east moves of 13 hexes, more
+    than one): the strong Soviet holds every east-map neighbour of Moscow with one unit;
+    the fast Soviet does not; 30 hexes off, no ring yet."""
+    d = B.distances([MOSCOW], 99)
+    ring = [n for n in B.neighbors[MOSCOW] if B.map_of(n) == EAST]
+    assert len(ring) == 6
+    near = next(h for h in B.labels(EAST) if d.get(h) == 20)
+    s = put(sov(base(), 1, MOSCOW, 4, 5), PZ[0], near)
+    strong = bot_eval.context(G, B, s, SOVIET, EAST, "strong")
+    fast = bot_eval.context(G, B, s, SOVIET, EAST, "fast")
+    assert all(strong.keys.get(n) == bot_eval.MOSCOW_RING for n in ring)
+    assert all(bot_eval.wanted(strong, n) == 1 for n in ring)
+    assert not any(n in fast.keys for n in ring)
+    far = next(h for h in B.labels(EAST) if d.get(h) == 30)
+    s2 = put(sov(base(), 1, MOSCOW, 4, 5), PZ[0], far)
+    assert not any(n in bot_eval.context(G, B, s2, SOVIET, EAST, "strong").keys for n in ring)
+
+
+def test_4_3_the_strong_soviet_fills_an_empty_ring_hex_next_to_moscow() -> None:
+    """With the ring wanted and Moscow held, fill_keys sends a unit into a ring hex."""
+    d = B.distances([MOSCOW], 99)
+    two = next(h for h in B.labels(EAST) if d.get(h) == 2 and plain(h))
+    near = next(h for h in B.labels(EAST) if d.get(h) == 15)
+    s = sov(sov(base(), 1, MOSCOW, 4, 5), 2, two, 4, 5)
+    s = put(s, PZ[0], near)
+    ctx = bot_eval.context(G, B, s, SOVIET, EAST, "strong")
+    ring = [n for n in B.neighbors[MOSCOW] if B.map_of(n) == EAST]
+    reach = tuple(n for n in B.neighbors[two] if n in ring)
+    assert reach
+    m = bot_eval.fill_keys(ctx, [("soviet.sov_regular.2", reach)])
+    assert m is not None and m.piece == "soviet.sov_regular.2" and m.to in ring
+
+
+def test_4_3_the_strong_soviet_takes_back_a_german_held_moscow() -> None:
+    """Moscow German-controlled [4.3]: its Moscow Falls rolls go on while it is held, so the
+    strong Soviet still counts it as its key hex (the fast one only Soviet cities)."""
+    s = put(base(), PZ[0], MOSCOW)
+    s = s.with_var(V_CONTROL, FrozenMap({MOSCOW: GERMAN}))
+    assert bot_eval.context(G, B, s, SOVIET, EAST, "strong").keys[MOSCOW] == 8.0
+    assert MOSCOW not in bot_eval.context(G, B, s, SOVIET, EAST, "fast").keys
+
+
+def test_4_2_the_strong_anglo_french_drive_on_the_ruhr_alone() -> None:
+    """The Allies win the instant they enter a Ruhr hex [4.2]: every west hex's goal
+    distance is its distance to the nearest Ruhr hex less the Ruhr's bonus (3), at both
+    levels, German-held cities or not."""
+    ruhr = [h for h in B.labels(WEST) if B.hex(h).ruhr]
+    to_ruhr = B.distances(ruhr, 99)
+    s = _ready()  # the set-up: German cities on the west map
+    for level in ("strong", "fast"):
+        ctx = bot_eval.context(G, B, s, "anglo_french", WEST, level)
+        assert all(ctx.dist_goal[h] == to_ruhr[h] - 3.0 for h in B.labels(WEST)
+                   if h in to_ruhr)
+
+
+def test_4_2_the_strong_german_west_screens_the_ruhr_on_the_french_side() -> None:
+    """The screen: hexes next to a Ruhr hex, not Ruhr hexes, nearer France than it; each is
+    a key hex of the strong German west (the fast one has none)."""
+    france = B.distances([h for h in B.labels(WEST) if B.hex(h).region == "France"], 99)
+    s = _ready()
+    scr = bot_eval.screen(B, s)
+    assert scr
+    for h in scr:
+        assert not B.hex(h).ruhr
+        assert any(B.hex(r).ruhr and france[h] < france[r] for r in B.neighbors[h])
+    strong = bot_eval.context(G, B, s, GERMAN, WEST, "strong")
+    fast = bot_eval.context(G, B, s, GERMAN, WEST, "fast")
+    assert all(h in strong.keys for h in scr)
+    assert not any(h in fast.keys for h in scr if not B.hex(h).city)

@@ -76,6 +76,21 @@ def test_the_strong_level_is_not_behind_the_fast_one_on_fixed_seeds() -> None:
     assert rep["win_rate"] >= 0.5
 
 
+def test_4_2_whole_games_the_strong_allies_beat_the_fast_german_as_the_fast_allies_do_not(
+) -> None:
+    """Whole games (11 turns [4.4]) on two fixed seeds against the fast German: the strong
+    Allies (the Anglo-French drive on the Ruhr [4.2], the Soviet rings Moscow [4.3]) win
+    both, at least as often as the fast Allies on the same seeds. (The strong German is not
+    yet ahead of the fast Allies: `wartable selfplay` measures it.)"""
+    strong = bot_match.bot_selfplay(G, "standard", "strong", "fast", games=2,
+                                    rounds=bot_match.LAST_TURN, seed=1, sides=("allied",))
+    fast = bot_match.bot_selfplay(G, "standard", "fast", "fast", games=2,
+                                  rounds=bot_match.LAST_TURN, seed=1, sides=("allied",))
+    assert all(r["refused"] == 0 and not r["problems"] for r in strong["results"])
+    assert [r["winner"] for r in strong["results"]] == ["allied", "allied"]
+    assert strong["win_rate"] >= fast["win_rate"]
+
+
 def test_selfplay_cli_runs_the_whatif1940_bot(capsys: pytest.CaptureFixture[str]) -> None:
     from wartable import cli
 

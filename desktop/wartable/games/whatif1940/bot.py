@@ -18,7 +18,7 @@ never gets stuck (the last resort is any legal candidate, as random play picks).
                           [11.16, 11.20]; one step each in a chosen bloodbath; a forced
                           DR conversion to BB when the attackers have more steps, else
                           AL1 [11.19]; retreat rather than DL1 [11.19]; advance every
-                          victor [11.13]
+                          victor [11.13] (the strong German: not out of a key hex into a lesser one)
   replacements [9.9-9.11] restore while offered
   Soviet reinforcements   each waiting unit to its best entry hex [9.5]
   other steps and frames  end the step / the first option offered (air superiority and
@@ -229,7 +229,8 @@ def convert_choice(game: Game, state: GameState) -> str:
 
 def _advance(game: Game, state: GameState, p: Prompt, level: str) -> list[Action]:
     """[11.13] Advance the victors; the strong level keeps the units its key hexes want
-    (the Ruhr, Moscow...) where they are, and a defender advances only into a key hex."""
+    (the Ruhr, Moscow...) where they are, the German never leaves a key hex for a lesser one
+    (the Ruhr for its screen [4.2]), and a defender advances only into a key hex."""
     acts = sorted(_buttons(p, "advance"), key=lambda a: a.args.get("piece") == "")
     if level != "strong":
         return acts
@@ -238,8 +239,14 @@ def _advance(game: Game, state: GameState, p: Prompt, level: str) -> list[Action
     side, map_id, target = str(b.get("side")), str(b.get("map")), str(b.get("target"))
     ctx = bot_eval.context(game, board, state, side, map_id, level)
     defend = bot_eval.role(side, map_id) == "defend" and target not in ctx.keys
-    keep = [a for a in acts if a.args.get("piece") and
-            (defend or bot_eval.holds(ctx, state.piece(str(a.args["piece"]))))]
+    worth = ctx.keys.get(target, 0.0)
+
+    def stays(pid: str) -> bool:  # held, or in a key hex worth more than the target
+        p = state.piece(pid)
+        return defend or bot_eval.holds(ctx, p) or \
+            (side == GERMAN and ctx.keys.get(p.location, 0.0) > worth)
+
+    keep = [a for a in acts if a.args.get("piece") and stays(str(a.args["piece"]))]
     return [a for a in acts if a not in keep] + keep
 
 

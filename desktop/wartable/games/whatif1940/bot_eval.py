@@ -11,8 +11,14 @@ unit; "strong" also keeps units in supply [6.2, 6.7], avoids lone units next to 
 enemy stacks, stacks armour, fills the key hexes the enemy can reach (two units where it is
 close), attacks best column first (the attacker from 2:1, the defender from 3:1 except on
 a city; concentric attacks [11.10] preferred) with the fewest units that keep the column,
-keeps the units a key hex wants in place (no advance out of it [11.13]), and never leaves
-Moscow empty with a German in reach.
+keeps the units a key hex wants in place (no advance out of it [11.13]; the German west
+never sends them into an attack), and never leaves Moscow empty with a German in reach.
+The strong Soviet also rings Moscow (its six neighbours, one unit each) once a German stack
+is within two German moves, and counts a German-held Moscow as its key hex (the Moscow
+Falls rolls go on while it is held [4.3]); the strong German west screens the Ruhr (the
+hexes in front of it on the French side, `screen`). Every Anglo-French level drives on the
+Ruhr alone [4.2]: German cities elsewhere are no goal (the strong level once aimed at them
+and lost the race against Moscow).
 """
 
 from __future__ import annotations
@@ -27,6 +33,7 @@ from wartable.games.whatif1940.board import Board
 from wartable.games.whatif1940.ids import (
     ANGLO_FRENCH,
     EAST,
+    FRANCE,
     GERMAN,
     LENINGRAD,
     MOSCOW,
@@ -41,7 +48,10 @@ RESULT_VALUE = {"DE": 3.0, "DR": 1.5, "DL1": 1.0, "BB": 0.3, "AS": 0.0, "AL1": -
 FAST_COLUMN = "2-1"  # the fast level attacks at this column or better
 STRONG_COLUMN = "3-1"  # the strong level's usual minimum [issue 7: "prefer >= 3:1"]
 KEY_FILL = 4.0  # fill_keys fills the key hexes worth this much: the Ruhr, Moscow, Leningrad
+RUHR_SCREEN = 4.0  # strong German west: the hexes in front of the Ruhr (bot_eval.screen)
+MOSCOW_RING = 4.5  # strong Soviet: Moscow's neighbours, held once a German can reach Moscow
 GERMAN_REACH = 13  # hexes a German stack may cover in one east movement phase (12 MF + 1)
+RING_REACH = 2 * GERMAN_REACH  # the ring is manned two German moves ahead (Soviets are slow)
 FAR = 99
 
 
@@ -133,9 +143,17 @@ def attack_options(game: Game, board: Board, state: GameState, side: str, map_id
     each to the fewest units that keep its column."""
     found = combat.targets(game, board, state, side, map_id)
     least = column_rank(game, STRONG_COLUMN if level == "strong" else FAST_COLUMN)
+    keep: frozenset[str] = frozenset()
+    if level == "strong" and side == GERMAN and role(side, map_id) == "defend":  # the Ruhr
+        # stays held [4.2] (the Soviet's holders still counterattack: measured better)
+        ctx = context(game, board, state, side, map_id, level)
+        keep = frozenset(p.id for ps in ctx.friends.values() for p in ps if holds(ctx, p))
     out: list[Attack] = []
     for target, ps in sorted(found.items()):
-        a = evaluate_attack(game, board, state, side, target, tuple(p.id for p in ps))
+        ids = tuple(p.id for p in ps if p.id not in keep)
+        if not ids:
+            continue
+        a = evaluate_attack(game, board, state, side, target, ids)
         if a is None:
             continue
         need = least
@@ -220,26 +238,47 @@ def context(game: Game, board: Board, state: GameState, side: str, map_id: str,
         if level == "strong":  # keep Moscow for the Moscow Falls rolls [4.3]
             keys = {h: w for h, w in ((MOSCOW, 8.0), (LENINGRAD, 5.0))
                     if control.controller(board, state, h) == GERMAN}
-    elif side == ANGLO_FRENCH:  # the Ruhr wins [4.2]; the strong level takes cities too
+    elif side == ANGLO_FRENCH:  # the Ruhr wins [4.2]: every level drives on it alone
         for h in board.labels(WEST):
             x = board.hex(h)
             if x.ruhr:
                 goals[h] = 3.0
-            elif level == "strong" and x.city and control.controller(board, state, h) == GERMAN:
-                goals[h] = 0.0
     elif side == SOVIET:
         for h in board.labels(EAST):
             if board.hex(h).city and control.controller(board, state, h) == SOVIET:
                 keys[h] = 8.0 if h == MOSCOW else 5.0 if h == LENINGRAD else 1.5
         goals = {MOSCOW: 0.0}
+        if level == "strong":
+            keys[MOSCOW] = 8.0  # taken back too: the Moscow Falls rolls go on while held [4.3]
+            if dist_enemy.get(MOSCOW, FAR) <= RING_REACH:
+                for n in board.neighbors[MOSCOW]:  # the ring: no German next to Moscow [4.3]
+                    if board.map_of(n) == EAST:
+                        keys.setdefault(n, MOSCOW_RING)
     else:  # the German in the west keeps the Ruhr [4.2] and the cities before it
         for h in board.labels(WEST):
             x = board.hex(h)
             if x.city and control.controller(board, state, h) == GERMAN:
                 keys[h] = 6.0 if x.ruhr else 2.0
         goals = {h: 0.0 for h in board.labels(WEST) if board.hex(h).ruhr}
+        if level == "strong":  # a screen: no Allied stack next to a Ruhr hex [4.2]
+            keys.update({h: RUHR_SCREEN for h in screen(board, state) if h not in keys})
     return MoveContext(game, board, state, side, map_id, level, enemy, friends, dist_enemy,
                        _weighted(board, goals) if goals else {}, keys)
+
+
+def screen(board: Board, state: GameState) -> list[str]:
+    """The hexes in front of the Ruhr [4.2]: those next to a Ruhr hex, not Ruhr hexes
+    themselves, nearer France than that Ruhr hex (the way the Anglo-French come)."""
+    ruhr = [h for h in board.labels(WEST) if board.hex(h).ruhr]
+    france = board.distances([h for h in board.labels(WEST) if board.hex(h).region == FRANCE],
+                             FAR)
+    out: set[str] = set()
+    for r in ruhr:
+        for n in board.neighbors[r]:
+            if board.map_of(n) == WEST and not board.hex(n).ruhr and \
+                    france.get(n, FAR) < france.get(r, FAR):
+                out.add(n)
+    return sorted(out)
 
 
 def exposure(ctx: MoveContext, hex_id: str) -> int:
@@ -310,7 +349,8 @@ def wanted(ctx: MoveContext, hex_id: str) -> int:
     if role(ctx.side, ctx.map_id) == "attack":  # a prize taken: held whatever the threat
         return 2 if d <= 2 else 1
     extra = 2 if hex_id == MOSCOW else 0  # Moscow falling ends the game [4.3]
-    return 2 + extra if d <= 2 else 1 + extra if d <= threat_range(ctx) else 0
+    ring = ctx.side == SOVIET and hex_id in ctx.board.neighbors[MOSCOW]
+    return 2 + extra if d <= 2 else 1 + extra if d <= threat_range(ctx) or ring else 0
 
 
 def _key_share(ctx: MoveContext, hex_id: str, others: int) -> float:
