@@ -11,9 +11,9 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
-from uihelpers import open_window, select_game
+from uihelpers import act as submit
+from uihelpers import open_window, sit, start_game
 
 from wartable.engine.actions import Action
 from wartable.ui.mainwindow import MainWindow
@@ -36,27 +36,12 @@ def win(qtbot: QtBot) -> Iterator[MainWindow]:
 
 
 def start(win: MainWindow, qtbot: QtBot, fog: bool = True, solitaire: bool = False) -> None:
-    s = win.start
-    select_game(s, "skirmish")
-    s.scenario.setCurrentIndex(s.scenario.findData("meeting"))
-    s.option_checks["fog"].setChecked(fog)
-    s.player_edits["blue"].setText("Ann")
-    s.player_edits["red"].setText("Bob")
-    s.solitaire.setChecked(solitaire)
-    with qtbot.waitSignal(win.client.snapshotReady, timeout=10000):
-        qtbot.mouseClick(s.start, Qt.MouseButton.LeftButton)
+    start_game(win, qtbot, "skirmish", "meeting", {"fog": fog}, {"blue": "Ann", "red": "Bob"},
+               solitaire, 10000)
 
 
 def act(win: MainWindow, qtbot: QtBot, action: Action) -> None:
-    with qtbot.waitSignal(win.client.snapshotReady, timeout=5000):
-        win.submit(action)
-
-
-def sit(win: MainWindow, qtbot: QtBot, player: str) -> None:
-    assert win.stack.currentWidget() is win.curtain
-    assert win.curtain.title.text() == f"Pass the screen to {player}"
-    qtbot.mouseClick(win.curtain.button, Qt.MouseButton.LeftButton)
-    assert win.stack.currentWidget() is win.map_tabs
+    submit(win, qtbot, action, timeout_ms=5000)
 
 
 def red_stack(win: MainWindow, qtbot: QtBot) -> None:

@@ -20,7 +20,7 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor
 from pytestqt.qtbot import QtBot
-from uihelpers import open_window, select_game
+from uihelpers import act, open_window, select_game, set_up, sit
 
 from wartable.core.errors import IllegalAction
 from wartable.engine.actions import Action
@@ -54,23 +54,6 @@ def curtain_shown(win: MainWindow) -> list[str]:
         lambda _i: asked.append(win.curtain.player)
         if win.stack.currentWidget() is win.curtain else None)
     return asked
-
-
-def act(win: MainWindow, qtbot: QtBot, action: Action) -> None:
-    with qtbot.waitSignal(win.client.snapshotReady, timeout=30000):
-        win.submit(action)
-
-
-def sit(win: MainWindow, qtbot: QtBot, player: str) -> None:
-    assert win.stack.currentWidget() is win.curtain
-    assert win.curtain.title.text() == f"Pass the screen to {player}"
-    qtbot.mouseClick(win.curtain.button, Qt.MouseButton.LeftButton)
-    assert win.stack.currentWidget() is win.map_tabs
-
-
-def set_up(win: MainWindow, qtbot: QtBot, side: str) -> None:
-    act(win, qtbot, Action("auto_setup", side))
-    act(win, qtbot, Action("end_step", side))
 
 
 def play_to(step: str, turn: int, table: dict[str, Any]) -> Session:

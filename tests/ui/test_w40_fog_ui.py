@@ -15,11 +15,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
-from uihelpers import open_window, select_game
+from uihelpers import open_window, set_up, sit, start_game
 
-from wartable.engine.actions import Action
 from wartable.games.whatif1940 import fog, units
 from wartable.model.state import Piece
 from wartable.ui.mainwindow import MainWindow
@@ -51,33 +49,8 @@ def east_view(win: MainWindow) -> MapView:
 
 
 def start(win: MainWindow, qtbot: QtBot, fog_on: bool = True, solitaire: bool = False) -> None:
-    s = win.start
-    select_game(s, "whatif1940")
-    s.scenario.setCurrentIndex(s.scenario.findData("standard"))
-    s.option_checks[fog.OPTION].setChecked(fog_on)
-    s.player_edits["german"].setText("Gerd")
-    s.player_edits["soviet"].setText("Sasha")
-    s.player_edits["anglo_french"].setText("Sasha")
-    s.solitaire.setChecked(solitaire)
-    with qtbot.waitSignal(win.client.snapshotReady, timeout=30000):
-        qtbot.mouseClick(s.start, Qt.MouseButton.LeftButton)
-
-
-def act(win: MainWindow, qtbot: QtBot, action: Action) -> None:
-    with qtbot.waitSignal(win.client.snapshotReady, timeout=30000):
-        win.submit(action)
-
-
-def sit(win: MainWindow, qtbot: QtBot, player: str) -> None:
-    assert win.stack.currentWidget() is win.curtain
-    assert win.curtain.title.text() == f"Pass the screen to {player}"
-    qtbot.mouseClick(win.curtain.button, Qt.MouseButton.LeftButton)
-    assert win.stack.currentWidget() is win.map_tabs
-
-
-def set_up(win: MainWindow, qtbot: QtBot, side: str) -> None:
-    act(win, qtbot, Action("auto_setup", side))
-    act(win, qtbot, Action("end_step", side))
+    start_game(win, qtbot, "whatif1940", "standard", {fog.OPTION: fog_on},
+               {"german": "Gerd", "soviet": "Sasha", "anglo_french": "Sasha"}, solitaire, 30000)
 
 
 def german_stacks(win: MainWindow) -> dict[str, list[Piece]]:

@@ -1,10 +1,12 @@
-"""Shared by the window tests: open a main window, pick a game on the start screen."""
+"""Shared by the window tests: open a main window, pick and start a game on the start screen,
+submit actions and wait for the result, sit down behind the privacy curtain."""
 
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
+from wartable.engine.actions import Action
 from wartable.ui.mainwindow import MainWindow
 
 
@@ -38,3 +40,39 @@ def open_game(qtbot: QtBot, game_id: str, scenario: str,
     with qtbot.waitSignal(w.client.snapshotReady, timeout=20000):
         w.client.send(NewGame(game_id, scenario, FrozenMap(options or {})))
     return w
+
+
+def start_game(win: MainWindow, qtbot: QtBot, game_id: str, scenario: str,
+               options: dict[str, bool], players: dict[str, str], solitaire: bool,
+               timeout_ms: int) -> None:
+    """Start a game from the start screen: `options` ticked or not, `players` named per side."""
+    s = win.start
+    select_game(s, game_id)
+    s.scenario.setCurrentIndex(s.scenario.findData(scenario))
+    for option, on in options.items():
+        s.option_checks[option].setChecked(on)
+    for side, name in players.items():
+        s.player_edits[side].setText(name)
+    s.solitaire.setChecked(solitaire)
+    with qtbot.waitSignal(win.client.snapshotReady, timeout=timeout_ms):
+        qtbot.mouseClick(s.start, Qt.MouseButton.LeftButton)
+
+
+def act(win: MainWindow, qtbot: QtBot, action: Action, timeout_ms: int = 30000) -> None:
+    """Submit `action` and wait for the worker's next snapshot."""
+    with qtbot.waitSignal(win.client.snapshotReady, timeout=timeout_ms):
+        win.submit(action)
+
+
+def sit(win: MainWindow, qtbot: QtBot, player: str) -> None:
+    """The curtain asks for `player`, who clicks through to the map."""
+    assert win.stack.currentWidget() is win.curtain
+    assert win.curtain.title.text() == f"Pass the screen to {player}"
+    qtbot.mouseClick(win.curtain.button, Qt.MouseButton.LeftButton)
+    assert win.stack.currentWidget() is win.map_tabs
+
+
+def set_up(win: MainWindow, qtbot: QtBot, side: str) -> None:
+    """`side` takes the automatic set-up and ends its set-up step."""
+    act(win, qtbot, Action("auto_setup", side))
+    act(win, qtbot, Action("end_step", side))

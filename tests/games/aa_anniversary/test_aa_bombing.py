@@ -6,65 +6,17 @@ text and hand calculation; battles use physical dice so each test says what was 
 from __future__ import annotations
 
 from dataclasses import replace
-from functools import lru_cache
-from pathlib import Path
 
 import pytest
+from aa_helpers import act, at, board, dice_asked, game, no_problems, start
 
 from wartable.core.errors import IllegalAction
-from wartable.core.frozen import FrozenMap
-from wartable.engine.actions import DICE, END_STEP, Action
-from wartable.engine.loop import apply, new_game, prompt
-from wartable.engine.rules import Game
+from wartable.engine.actions import DICE, END_STEP
+from wartable.engine.loop import prompt
 from wartable.games.aa_anniversary import research
-from wartable.games.aa_anniversary.rules import AARules
 from wartable.games.aa_anniversary.steps import battle, bombing, mobilize
 from wartable.games.aa_anniversary.steps.common import MOBILIZATION, controller, ipcs
-from wartable.maps.mapfile import load_map
-from wartable.model.state import GameState, Piece
-from wartable.persistence.gamedata import load_definition
-
-ROOT = Path(__file__).resolve().parents[3]
-
-
-@lru_cache(maxsize=1)
-def game() -> Game:
-    d = load_definition("wartable.games.aa_anniversary.data")
-    m = load_map((ROOT / "maps/aa_anniversary/world.json.gz").read_bytes(), "world")
-    return Game(d, AARules(), FrozenMap({"aa_anniversary/world": m}))
-
-
-def start() -> GameState:
-    return new_game(game(), "1941", seed=1, dice_mode="physical")[0]
-
-
-def at(state: GameState, power: str, kind: str) -> GameState:
-    g = game()
-    for pos in g.positions:
-        if pos.side == power and pos.step.kind == kind:
-            st = replace(state, step_index=pos.index, active_side=power, frames=())
-            return g.rules.enter_step(g, st, pos).state
-    raise AssertionError(kind)
-
-
-def board(state: GameState, *units: tuple[str, str, str]) -> GameState:
-    """Only these units on the table: (id, type, location); the side is the id's prefix."""
-    pieces = {pid: Piece(pid, t, pid.split(".")[0], loc) for pid, t, loc in units}
-    return replace(state, pieces=FrozenMap(pieces)).with_var("initial_units", len(pieces))
-
-
-def act(state: GameState, verb: str, side: str, **args: object) -> GameState:
-    return apply(game(), state, Action.make(verb, side, **args)).state
-
-
-def dice_asked(state: GameState) -> int:
-    ask = prompt(game(), state).dice
-    assert ask is not None, prompt(game(), state).text
-    return ask.count
-
-
-def no_problems(state: GameState) -> None:
-    assert game().rules.invariants(game(), state) == []
+from wartable.model.state import GameState
 
 
 def damaged(state: GameState, pid: str, n: int) -> GameState:

@@ -10,14 +10,12 @@ the same alliance; 6 games of 4 rounds: win_rate 1.0 (random vs random: 0.5); 10
 from __future__ import annotations
 
 from dataclasses import replace
-from functools import lru_cache
-from pathlib import Path
+
+from aa_helpers import game
 
 from wartable.core.errors import IllegalAction
-from wartable.core.frozen import FrozenMap
 from wartable.core.rng import Rng
 from wartable.engine.loop import deciding_side
-from wartable.engine.rules import Game
 from wartable.engine.session import Session
 from wartable.games.aa_anniversary.bot import (
     bot_selfplay,
@@ -25,7 +23,6 @@ from wartable.games.aa_anniversary.bot import (
     play_match,
     ranked_actions,
 )
-from wartable.games.aa_anniversary.rules import AARules
 from wartable.games.aa_anniversary.steps import mobilize
 from wartable.games.aa_anniversary.steps.common import (
     MOBILIZATION,
@@ -34,18 +31,7 @@ from wartable.games.aa_anniversary.steps.common import (
     ipcs,
     world,
 )
-from wartable.maps.mapfile import load_map
 from wartable.model.state import Piece
-from wartable.persistence.gamedata import load_definition
-
-ROOT = Path(__file__).resolve().parents[3]
-
-
-@lru_cache(maxsize=1)
-def game() -> Game:
-    d = load_definition("wartable.games.aa_anniversary.data")
-    m = load_map((ROOT / "maps/aa_anniversary/world.json.gz").read_bytes(), "world")
-    return Game(d, AARules(), FrozenMap({"aa_anniversary/world": m}))
 
 
 def kind(s: Session) -> str:

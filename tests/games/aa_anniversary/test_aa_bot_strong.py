@@ -12,7 +12,8 @@ import json
 from dataclasses import replace
 
 import pytest
-from test_aa_bot import _attack_setup, advance_to, game
+from aa_helpers import game
+from test_aa_bot import _attack_setup, advance_to
 
 from wartable.cli import main
 from wartable.core.errors import IllegalAction

@@ -6,63 +6,16 @@ physical dice so each test says what was rolled; expected values come from the r
 from __future__ import annotations
 
 from dataclasses import replace
-from functools import lru_cache
-from pathlib import Path
 
 import pytest
+from aa_helpers import act, at, board, dice_asked, game, moves, no_problems, start
 
 from wartable.core.errors import IllegalAction
-from wartable.core.frozen import FrozenMap
 from wartable.engine.actions import DICE, END_STEP, Action
 from wartable.engine.loop import apply, new_game, prompt
-from wartable.engine.rules import Game
 from wartable.games.aa_anniversary.rules import AARules
 from wartable.games.aa_anniversary.steps import battle
-from wartable.maps.mapfile import load_map
-from wartable.model.state import GameState, Piece
-from wartable.persistence.gamedata import load_definition
-
-ROOT = Path(__file__).resolve().parents[3]
-
-
-@lru_cache(maxsize=1)
-def game() -> Game:
-    d = load_definition("wartable.games.aa_anniversary.data")
-    m = load_map((ROOT / "maps/aa_anniversary/world.json.gz").read_bytes(), "world")
-    return Game(d, AARules(), FrozenMap({"aa_anniversary/world": m}))
-
-
-def start(scenario: str = "1941") -> GameState:
-    return new_game(game(), scenario, seed=1, dice_mode="physical")[0]
-
-
-def at(state: GameState, power: str, kind: str) -> GameState:
-    g = game()
-    for pos in g.positions:
-        if pos.side == power and pos.step.kind == kind:
-            st = replace(state, step_index=pos.index, active_side=power, frames=())
-            return g.rules.enter_step(g, st, pos).state
-    raise AssertionError(kind)
-
-
-def board(state: GameState, *units: tuple[str, str, str]) -> GameState:
-    pieces = {pid: Piece(pid, t, pid.split(".")[0], loc) for pid, t, loc in units}
-    return replace(state, pieces=FrozenMap(pieces)).with_var("initial_units", len(pieces))
-
-
-def act(state: GameState, verb: str, side: str, **args: object) -> GameState:
-    return apply(game(), state, Action.make(verb, side, **args)).state
-
-
-def dice_asked(state: GameState) -> int:
-    ask = prompt(game(), state).dice
-    assert ask is not None, prompt(game(), state).text
-    return ask.count
-
-
-def no_problems(state: GameState) -> None:
-    assert game().rules.invariants(game(), state) == []
-
+from wartable.model.state import GameState
 
 # --- Amphibious Assaults, Step 2: Battleship & Cruiser Bombardment (pg. 17) -----------------
 
@@ -241,9 +194,6 @@ def test_submarines_submersible_not_with_an_enemy_destroyer() -> None:
 
 
 # --- Unit Profiles: Transports (pg. 31); Amphibious Assaults (pg. 17) ------------------------
-
-def moves(state: GameState, pid: str) -> tuple[str, ...]:
-    return prompt(game(), state).moves.get(pid, ())
 
 
 def test_transports_carry_land_units_of_friendly_powers() -> None:
@@ -438,7 +388,6 @@ def test_order_of_play_1942_phases_named_after_the_1942_order() -> None:
 
 def test_order_of_play_1942_prompt_and_log_name_japan_first() -> None:
     """What players see: the first prompt of 1942 and its log line say Japan's turn."""
-    from wartable.engine.loop import new_game
     from wartable.model.values import freeze
 
     g = game()

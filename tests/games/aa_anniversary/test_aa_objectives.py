@@ -8,35 +8,21 @@ production level plus the bonus of every objective met.
 from __future__ import annotations
 
 from dataclasses import replace
-from functools import lru_cache
-from pathlib import Path
 from typing import Any
 
 import pytest
+from aa_helpers import game
 
 from wartable.core.errors import DataError
 from wartable.core.frozen import FrozenMap
 from wartable.engine.actions import END_STEP, Action, Event
 from wartable.engine.loop import apply, new_game
 from wartable.engine.randomplay import play_random
-from wartable.engine.rules import Game
 from wartable.engine.session import Session
-from wartable.games.aa_anniversary.rules import AARules
 from wartable.games.aa_anniversary.steps import objectives as no
 from wartable.games.aa_anniversary.steps.common import ipcs, world
 from wartable.games.aa_anniversary.steps.income import production
-from wartable.maps.mapfile import load_map
 from wartable.model.state import GameState, Piece
-from wartable.persistence.gamedata import load_definition
-
-ROOT = Path(__file__).resolve().parents[3]
-
-
-@lru_cache(maxsize=1)
-def game() -> Game:
-    d = load_definition("wartable.games.aa_anniversary.data")
-    m = load_map((ROOT / "maps/aa_anniversary/world.json.gz").read_bytes(), "world")
-    return Game(d, AARules(), FrozenMap({"aa_anniversary/world": m}))
 
 
 def start(scenario: str = "1941", objectives: bool = True) -> GameState:

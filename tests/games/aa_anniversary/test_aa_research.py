@@ -7,62 +7,27 @@ exactly what was rolled.
 
 from __future__ import annotations
 
-from dataclasses import replace
-from functools import lru_cache
-from pathlib import Path
 from typing import Any
 
 import pytest
+from aa_helpers import act, at, board, game, no_problems
 
 from wartable.core.errors import DataError, IllegalAction
 from wartable.core.frozen import FrozenMap
 from wartable.engine.actions import DICE, END_STEP, Action
 from wartable.engine.loop import apply, new_game, prompt
 from wartable.engine.randomplay import play_random
-from wartable.engine.rules import Game
 from wartable.engine.session import Session
 from wartable.games.aa_anniversary import combat as c
 from wartable.games.aa_anniversary import research as rd
 from wartable.games.aa_anniversary.calculator import calculate
-from wartable.games.aa_anniversary.rules import AARules
 from wartable.games.aa_anniversary.steps import mobilize
 from wartable.games.aa_anniversary.steps.common import MOBILIZATION, ipcs, world
-from wartable.maps.mapfile import load_map
-from wartable.model.state import GameState, Piece
-from wartable.persistence.gamedata import load_definition
-
-ROOT = Path(__file__).resolve().parents[3]
-
-
-@lru_cache(maxsize=1)
-def game() -> Game:
-    d = load_definition("wartable.games.aa_anniversary.data")
-    m = load_map((ROOT / "maps/aa_anniversary/world.json.gz").read_bytes(), "world")
-    return Game(d, AARules(), FrozenMap({"aa_anniversary/world": m}))
+from wartable.model.state import GameState
 
 
 def start(dice: str = "physical", research: bool = True) -> GameState:
     return new_game(game(), "1941", FrozenMap(research=research), seed=1, dice_mode=dice)[0]
-
-
-def at(state: GameState, power: str, kind: str) -> GameState:
-    """The state positioned at `power`'s step of `kind` (1941 order: slot = power)."""
-    g = game()
-    for pos in g.positions:
-        if pos.side == power and pos.step.kind == kind:
-            st = replace(state, step_index=pos.index, active_side=power, frames=())
-            return g.rules.enter_step(g, st, pos).state
-    raise AssertionError(kind)
-
-
-def board(state: GameState, *units: tuple[str, str, str]) -> GameState:
-    """Only these units on the table: (id, type, location); the side is the id's prefix."""
-    pieces = {pid: Piece(pid, t, pid.split(".")[0], loc) for pid, t, loc in units}
-    return replace(state, pieces=FrozenMap(pieces)).with_var("initial_units", len(pieces))
-
-
-def act(state: GameState, verb: str, side: str, **args: Any) -> GameState:
-    return apply(game(), state, Action.make(verb, side, **args)).state
 
 
 def events(state: GameState, verb: str, side: str, **args: Any) -> tuple[GameState, list[str]]:
@@ -78,10 +43,6 @@ def dev(state: GameState, power: str, *devs: str) -> GameState:
 
 def with_ipcs(state: GameState, power: str, n: int) -> GameState:
     return state.with_var("ipcs", state.var("ipcs").set(power, n))
-
-
-def no_problems(state: GameState) -> None:
-    assert game().rules.invariants(game(), state) == []
 
 
 def cat() -> c.Catalog:

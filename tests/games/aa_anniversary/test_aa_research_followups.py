@@ -8,51 +8,23 @@ comment); battles and rolls use physical dice so each test says exactly what was
 from __future__ import annotations
 
 import json
-from dataclasses import replace
-from functools import lru_cache
-from pathlib import Path
 from typing import Any
 
 import pytest
+from aa_helpers import act, at, board, game
 
 from wartable.core.errors import WartableError
 from wartable.core.frozen import FrozenMap
-from wartable.engine.actions import DICE, END_STEP, Action
-from wartable.engine.loop import apply, new_game, prompt
-from wartable.engine.rules import Game
+from wartable.engine.actions import DICE, END_STEP
+from wartable.engine.loop import new_game, prompt
 from wartable.games.aa_anniversary import research as rd
 from wartable.games.aa_anniversary.calc_cli import battle_calc_text
-from wartable.games.aa_anniversary.rules import AARules
 from wartable.games.aa_anniversary.steps.common import ipcs
-from wartable.maps.mapfile import load_map
-from wartable.model.state import GameState, Piece
-from wartable.persistence.gamedata import load_definition
-
-ROOT = Path(__file__).resolve().parents[3]
-
-
-@lru_cache(maxsize=1)
-def game() -> Game:
-    d = load_definition("wartable.games.aa_anniversary.data")
-    m = load_map((ROOT / "maps/aa_anniversary/world.json.gz").read_bytes(), "world")
-    return Game(d, AARules(), FrozenMap({"aa_anniversary/world": m}))
+from wartable.model.state import GameState
 
 
 def start(dice: str = "physical") -> GameState:
     return new_game(game(), "1941", FrozenMap(research=True), seed=1, dice_mode=dice)[0]
-
-
-def at(state: GameState, power: str, kind: str) -> GameState:
-    g = game()
-    for pos in g.positions:
-        if pos.side == power and pos.step.kind == kind:
-            st = replace(state, step_index=pos.index, active_side=power, frames=())
-            return g.rules.enter_step(g, st, pos).state
-    raise AssertionError(kind)
-
-
-def act(state: GameState, verb: str, side: str, **args: Any) -> GameState:
-    return apply(game(), state, Action.make(verb, side, **args)).state
 
 
 def calc(attack: str, defend: str, **kw: Any) -> dict[str, Any]:
@@ -119,10 +91,6 @@ def test_text_report_names_the_developments() -> None:
 
 # --- the default casualty order offered in a battle --------------------------------------------
 
-def _board(state: GameState, *units: tuple[str, str, str]) -> GameState:
-    pieces = {pid: Piece(pid, t, pid.split(".")[0], loc) for pid, t, loc in units}
-    return replace(state, pieces=FrozenMap(pieces)).with_var("initial_units", len(pieces))
-
 
 def test_casualties_default_keeps_the_jet_fighter() -> None:
     """Conduct Combat, Step 4 (pg. 17): the owner chooses casualties, the default order
@@ -134,7 +102,7 @@ def test_casualties_default_keeps_the_jet_fighter() -> None:
              ("germany.armour.1", "armour", "east_poland"),
              ("germany.fighter.1", "fighter", "east_poland"),
              ("ussr.infantry.1", "infantry", "east_poland"))
-    st = rd.with_development(_board(start(), *units), "germany", rd.JET_FIGHTERS)
+    st = rd.with_development(board(start(), *units), "germany", rd.JET_FIGHTERS)
     st = act(at(st, "germany", "conduct_combat"), "fight", "germany", space="east_poland")
     # Dice: infantry, armour, fighter, then the defender's infantry (a 1 hits).
     st = act(st, DICE, "germany", values=(6, 6, 6, 1))

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
-from test_aa_combat_rules2 import act, at, board, dice_asked, game, moves, no_problems, start
+from aa_helpers import act, at, board, dice_asked, game, moves, no_problems, start
 
 from wartable.core.errors import IllegalAction
 from wartable.engine.actions import DICE, END_STEP, Action

@@ -408,6 +408,27 @@ def _fight(s: GameState, attackers: list[str], result: str, target: str = TGT,
     return roll(s, roll_for(column, result))
 
 
+def test_11_15_as_nothing_happens_to_either_side() -> None:
+    s = sov(put(put(base(), PZ[0], RING[0]), INF[0], RING[3]), 1, TGT, 4, 13)  # 13:13 = 1:1
+    before = {i: (s.piece(i).location, s.piece(i).attrs.get(A_STEP))
+              for i in (PZ[0], INF[0], "soviet.sov_regular.1")}
+    s = _fight(at(s), [PZ[0], INF[0]], "AS")
+    assert not s.frames and not combat.battle(s)
+    assert {i: (s.piece(i).location, s.piece(i).attrs.get(A_STEP)) for i in before} == before
+
+
+def test_8_5_the_luftwaffe_flies_on_both_maps_the_allies_on_their_own() -> None:
+    """[8.5] German aircraft may operate on both maps; Anglo-French ones only on the west
+    map; the Soviet aircraft only on the east map (and, [8.4], never in defence)."""
+    assert air.may_fly("german", "whatif1940/west", "attack")
+    assert air.may_fly("german", "whatif1940/east", "defense")
+    assert air.may_fly("anglo_french", "whatif1940/west", "defense")
+    assert not air.may_fly("anglo_french", "whatif1940/east", "attack")
+    assert air.may_fly("soviet", "whatif1940/east", "attack")
+    assert not air.may_fly("soviet", "whatif1940/west", "attack")
+    assert not air.may_fly("soviet", "whatif1940/east", "defense")
+
+
 def test_11_16_al1_the_attacker_chooses_which_unit_loses_the_step() -> None:
     s = sov(put(put(base(), PZ[0], RING[0]), INF[0], RING[3]), 1, TGT, 4, 13)  # 13:13 = 1:1
     s = _fight(at(s), [PZ[0], INF[0]], "AL1")
