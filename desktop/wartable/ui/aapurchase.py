@@ -30,7 +30,7 @@ from wartable.engine.session import Session
 from wartable.games.aa_anniversary import research
 from wartable.games.aa_anniversary.steps import purchase
 from wartable.games.aa_anniversary.steps.common import MOBILIZATION, ipcs, world
-from wartable.ui.widgets import discard
+from wartable.ui.widgets import ERROR_INK, discard, wrapped_label
 
 BUY = "buy"
 R_PURCHASE = purchase.R_PURCHASE
@@ -50,9 +50,7 @@ class PurchasePanel(QWidget):
         super().__init__(parent)
         self.setObjectName("aaPurchasePanel")
         lay = QVBoxLayout(self)
-        self.heading = QLabel()
-        self.heading.setObjectName("purchaseHeading")
-        self.heading.setWordWrap(True)
+        self.heading = wrapped_label("purchaseHeading")
         f = self.heading.font()
         f.setBold(True)
         self.heading.setFont(f)
@@ -78,17 +76,12 @@ class PurchasePanel(QWidget):
         self.other_box.hide()
         lay.addWidget(self.other_box)
 
-        self.bought = QLabel()
-        self.bought.setObjectName("purchaseBought")
-        self.bought.setWordWrap(True)
+        self.bought = wrapped_label("purchaseBought")
         lay.addWidget(self.bought)
         self.total = QLabel()
         self.total.setObjectName("purchaseTotal")
         lay.addWidget(self.total)
-        self.reason = QLabel()
-        self.reason.setObjectName("purchaseReason")
-        self.reason.setWordWrap(True)
-        self.reason.setStyleSheet("color: #b00020;")
+        self.reason = wrapped_label("purchaseReason", ERROR_INK)
         lay.addWidget(self.reason)
         row = QHBoxLayout()
         self.clear_button = QPushButton("Clear")

@@ -32,7 +32,7 @@ from wartable.engine.session import Session
 from wartable.games.aa_anniversary import research as rd
 from wartable.games.aa_anniversary.steps import research as step
 from wartable.games.aa_anniversary.steps.common import ipcs
-from wartable.ui.widgets import discard
+from wartable.ui.widgets import ERROR_INK, discard, wrapped_label
 
 # Dice the research step asks for (steps/research.py: the research dice, Step 2, and the
 # breakthrough die, Step 3); War Bonds dice belong to Collect Income, not to this panel.
@@ -68,9 +68,7 @@ class ResearchPanel(QWidget):
         scroll.setWidget(self.body)
         outer.addWidget(scroll, 1)
         lay = QVBoxLayout(self.body)
-        self.heading = QLabel()
-        self.heading.setObjectName("researchHeading")
-        self.heading.setWordWrap(True)
+        self.heading = wrapped_label("researchHeading")
         f = self.heading.font()
         f.setBold(True)
         self.heading.setFont(f)
@@ -78,9 +76,7 @@ class ResearchPanel(QWidget):
         rule = QLabel(f"Rule {step.R_PHASE}")
         rule.setStyleSheet("color: #555;")
         lay.addWidget(rule)
-        self.status = QLabel()
-        self.status.setObjectName("researchStatus")
-        self.status.setWordWrap(True)
+        self.status = wrapped_label("researchStatus")
         lay.addWidget(self.status)
 
         # Step 1: buy researchers.
@@ -99,10 +95,7 @@ class ResearchPanel(QWidget):
         row.addWidget(self.buy_count)
         row.addWidget(self.buy_button, 1)
         bl.addLayout(row)
-        self.buy_reason = QLabel()
-        self.buy_reason.setObjectName("researchBuyReason")
-        self.buy_reason.setWordWrap(True)
-        self.buy_reason.setStyleSheet("color: #b00020;")
+        self.buy_reason = wrapped_label("researchBuyReason", ERROR_INK)
         bl.addWidget(self.buy_reason)
         lay.addWidget(buy_box)
 
@@ -150,9 +143,7 @@ class ResearchPanel(QWidget):
             self.chart_lists[chart] = lst
         lay.addWidget(chart_box)
 
-        self.results = QLabel()
-        self.results.setObjectName("researchResults")
-        self.results.setWordWrap(True)
+        self.results = wrapped_label("researchResults")
         self.results.setTextFormat(Qt.TextFormat.RichText)
         res_box = QGroupBox("This phase's rolls")
         QVBoxLayout(res_box).addWidget(self.results)

@@ -54,7 +54,7 @@ from wartable.ui.battlerecord import (
     round_groups,
     split_dice,
 )
-from wartable.ui.widgets import discard
+from wartable.ui.widgets import ERROR_INK, QUIET_INK, discard, wrapped_label
 
 CASUALTIES = "casualties"
 PRESS, RETREAT = "press", "retreat"
@@ -166,25 +166,15 @@ class BattleBoard(QWidget):
 
         self.ask = QGroupBox("Now")
         ask = QVBoxLayout(self.ask)
-        self.prompt_text = QLabel()
-        self.prompt_text.setObjectName("battlePrompt")
-        self.prompt_text.setWordWrap(True)
+        self.prompt_text = wrapped_label("battlePrompt")
         self.prompt_text.setSizePolicy(QSizePolicy.Policy.Preferred,
                                        QSizePolicy.Policy.MinimumExpanding)
         ask.addWidget(self.prompt_text)
-        self.prompt_rule = QLabel()
-        self.prompt_rule.setObjectName("battlePromptRule")
-        self.prompt_rule.setWordWrap(True)
-        self.prompt_rule.setStyleSheet("color: #555;")
+        self.prompt_rule = wrapped_label("battlePromptRule", QUIET_INK)
         ask.addWidget(self.prompt_rule)
-        self.selection = QLabel()
-        self.selection.setObjectName("battleSelection")
-        self.selection.setWordWrap(True)
+        self.selection = wrapped_label("battleSelection")
         ask.addWidget(self.selection)
-        self.reason = QLabel()
-        self.reason.setObjectName("battleReason")
-        self.reason.setWordWrap(True)
-        self.reason.setStyleSheet("color: #b00020;")
+        self.reason = wrapped_label("battleReason", ERROR_INK)
         ask.addWidget(self.reason)
         self.buttons_row = QHBoxLayout()
         ask.addLayout(self.buttons_row)

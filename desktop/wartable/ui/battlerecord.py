@@ -89,8 +89,8 @@ def split_dice(dice: tuple[int, ...], groups: tuple[tuple[c.FireGroup, ...], ...
 
 
 # The engine's own readings of a casualties frame: its hits, and the units that may take them.
-frame_hits = battle._frame_hits
-role_pieces = battle._role_pieces
+frame_hits = battle.frame_hits
+role_pieces = battle.role_pieces
 
 
 _SCORES = re.compile(r"attacker scores (\d+), defender (\d+)")

@@ -35,6 +35,7 @@ from wartable.games.whatif1940 import hidden
 from wartable.games.whatif1940.board import board_of
 from wartable.games.whatif1940.steps import combat_odds
 from wartable.persistence import gamedata
+from wartable.ui.widgets import wrapped_label
 from wartable.worker.commands import Snapshot
 
 GAME_ID = "whatif1940"
@@ -75,9 +76,7 @@ class OddsPreviewPanel(QWidget):
         arow.addWidget(self.air)
         arow.addStretch(1)
         lay.addLayout(arow)
-        self.odds = QLabel()
-        self.odds.setObjectName("w40OddsText")
-        self.odds.setWordWrap(True)
+        self.odds = wrapped_label("w40OddsText")
         self.odds.setTextFormat(Qt.TextFormat.RichText)
         lay.addWidget(self.odds)
         self.attack = QPushButton("Attack")

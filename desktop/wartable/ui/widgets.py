@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtWidgets import QWidget
+from PySide6.QtWidgets import QLabel, QWidget
 
 
 def discard(w: QWidget) -> None:
@@ -11,3 +11,18 @@ def discard(w: QWidget) -> None:
     w.hide()
     w.setParent(None)  # type: ignore[call-overload]
     w.deleteLater()
+
+
+ERROR_INK = "#b00020"  # why an action is refused
+QUIET_INK = "#555"  # rule references and other secondary text
+
+
+def wrapped_label(name: str, ink: str = "") -> QLabel:
+    """A word-wrapping label with an object name (tests find it by name), optionally in
+    the error or quiet ink."""
+    lab = QLabel()
+    lab.setObjectName(name)
+    lab.setWordWrap(True)
+    if ink:
+        lab.setStyleSheet(f"color: {ink};")
+    return lab

@@ -411,7 +411,7 @@ def ask_submerge(game: Game, state: GameState, role: str) -> Outcome:
     the attacker decides first, then the defender, before any dice are rolled."""
     plan = _plan(state)
     may = plan.attacker_strikes if role == "attacker" else plan.defender_strikes
-    subs = [p for p in _role_pieces(game, state, role) if stats(game, p).sub]
+    subs = [p for p in role_pieces(game, state, role) if stats(game, p).sub]
     if may and subs:
         space, power = str(state.var("battle")), state.active_side
         side = power if role == "attacker" else defending_power(game, state, space, power)
@@ -443,7 +443,7 @@ def _strike_or_fire(game: Game, state: GameState) -> Outcome:
 
 
 def _submerge_prompt(game: Game, state: GameState, frame: Frame) -> Prompt:
-    n = sum(1 for p in _role_pieces(game, state, str(frame.data["role"])) if stats(game, p).sub)
+    n = sum(1 for p in role_pieces(game, state, str(frame.data["role"])) if stats(game, p).sub)
     buttons = [Button("submerge", "Surprise Strike with every submarine", c.R_STEP2,
                       args=FrozenMap(count=0))]
     buttons += [Button("submerge", f"Submerge {k} submarine{'s' * (k > 1)}"
@@ -454,7 +454,7 @@ def _submerge_prompt(game: Game, state: GameState, frame: Frame) -> Prompt:
 
 def _submerge_apply(game: Game, state: GameState, frame: Frame, action: Action) -> Outcome:
     role = str(frame.data["role"])
-    subs = sorted((p for p in _role_pieces(game, state, role) if stats(game, p).sub),
+    subs = sorted((p for p in role_pieces(game, state, role) if stats(game, p).sub),
                   key=lambda p: (not p.attrs.get("damaged"), p.id))
     k = action.args.get("count")
     if action.verb != "submerge" or not isinstance(k, int) or not 0 <= k <= len(subs):
@@ -584,7 +584,7 @@ def push_casualties(
     game: Game, state: GameState, role: str, hits: c.Hits, air_subs: bool, side: str
 ) -> GameState:
     space = str(state.var("battle"))
-    pieces = _role_pieces(game, state, role)
+    pieces = role_pieces(game, state, role)
     if c.max_assignable(force(pieces), hits, world(game).catalog, air_hits_subs=air_subs) == 0:
         return state
     who = game.definition.side(side).name
@@ -600,7 +600,7 @@ def push_casualties(
     return state.push_frame(frame)
 
 
-def _role_pieces(game: Game, state: GameState, role: str) -> tuple[Piece, ...]:
+def role_pieces(game: Game, state: GameState, role: str) -> tuple[Piece, ...]:
     space = str(state.var("battle"))
     power = state.active_side
     if role == "attacker":
@@ -609,7 +609,7 @@ def _role_pieces(game: Game, state: GameState, role: str) -> tuple[Piece, ...]:
     return tuple(p for p in defenders(game, state, space, power) if not p.attrs.get("pending"))
 
 
-def _frame_hits(frame: Frame) -> tuple[c.Hits, bool]:
+def frame_hits(frame: Frame) -> tuple[c.Hits, bool]:
     g, a, s = frame.data["hits"]
     return c.Hits(int(g), int(a), int(s)), bool(frame.data["air_subs"])
 
@@ -618,8 +618,8 @@ def options(game: Game, state: GameState, frame: Frame) -> tuple[c.Casualties, .
     """The default order's choice first, then other legal choices, cheapest first. The
     default order reads the battle's developed values (Jet Fighters, Super Submarines...)."""
     cat = battle_values(game, state)
-    f = force(_role_pieces(game, state, str(frame.data["role"])))
-    hits, air_subs = _frame_hits(frame)
+    f = force(role_pieces(game, state, str(frame.data["role"])))
+    hits, air_subs = frame_hits(frame)
     order = c.default_casualty_order(f, cat, attacking=frame.data["role"] == "attacker")
     first = c.select_casualties(f, hits, order, cat, air_hits_subs=air_subs)
     rest = [o for o in c.casualty_options(f, hits, cat, air_hits_subs=air_subs) if o != first]
@@ -702,8 +702,8 @@ def frame_apply(game: Game, state: GameState, frame: Frame, action: Action) -> O
         )
     except (TypeError, ValueError, AttributeError):
         raise IllegalAction("Casualties are given as unit type -> count.") from None
-    pieces = _role_pieces(game, state, str(frame.data["role"]))
-    hits, air_subs = _frame_hits(frame)
+    pieces = role_pieces(game, state, str(frame.data["role"]))
+    hits, air_subs = frame_hits(frame)
     why = c.check_casualties(force(pieces), hits, cas, cat, air_hits_subs=air_subs)
     if why:
         raise IllegalAction(why)
@@ -750,7 +750,7 @@ def settle(game: Game, state: GameState) -> Outcome | None:
     power = state.active_side
     cat = world(game).catalog
     a_pieces = attackers(game, state, space, power)
-    d_pieces = _role_pieces(game, state, "defender")
+    d_pieces = role_pieces(game, state, "defender")
     final, result = c.conclude(
         c.BattleState(force(a_pieces), force(d_pieces), force(pending(game, state))),
         cat,
