@@ -29,6 +29,7 @@ from wartable.model.values import freeze, thaw
 from wartable.persistence import locations
 
 _cache: dict[str, Game] = {}
+_definitions: dict[str, GameDefinition] = {}
 
 
 def _walk(root: Traversable, prefix: str = "") -> list[tuple[str, Traversable]]:
@@ -73,6 +74,17 @@ def load_definition(data_package: str) -> GameDefinition:
     if not files:
         raise DataError(data_package, "", "holds no .toml data files")
     return GameDefinition.from_dict(merge_data_files(files), data_package)
+
+
+def game_definition(game_id: str) -> GameDefinition:
+    """The installed game's data alone, without its maps: what the start screen shows
+    (sides, scenarios, options, players). The maps load with the game, on the worker."""
+    if game_id in _cache:
+        return _cache[game_id].definition
+    got = _definitions.get(game_id)
+    if got is None:
+        got = _definitions[game_id] = load_definition(registry.get(game_id).data_package)
+    return got
 
 
 def load_game(game_id: str) -> Game:
@@ -161,3 +173,4 @@ def with_corrections(board: BoardMap, shipped: Traversable | None = None) -> Boa
 def forget(game_id: str) -> None:
     """Drop a loaded game so the next load_game reads its data and maps again."""
     _cache.pop(game_id, None)
+    _definitions.pop(game_id, None)

@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
 
 from wartable.games import registry
 from wartable.model.definition import GameDefinition
-from wartable.persistence.gamedata import load_game
+from wartable.persistence.gamedata import game_definition
 from wartable.ui.botplayer import BOT_GAMES
 from wartable.ui.botplayer import LEVELS as BOT_LEVELS
 from wartable.ui.players import ColourButton, SplitEditor, name_row, seat_colour
@@ -155,7 +155,7 @@ class StartScreen(QWidget):
         if it is None:
             return
         try:
-            d = load_game(it.data(Qt.ItemDataRole.UserRole)).definition
+            d = game_definition(it.data(Qt.ItemDataRole.UserRole))
         except Exception as e:  # noqa: BLE001 - a broken data file must not close the app
             self.description.setText(f"This game cannot be loaded: {e}")
             self.start.setEnabled(False)
@@ -249,7 +249,7 @@ class StartScreen(QWidget):
         sid = self.scenario.currentData()
         if it is None or sid is None:
             return
-        d = load_game(it.data(Qt.ItemDataRole.UserRole)).definition
+        d = game_definition(it.data(Qt.ItemDataRole.UserRole))
         sc = d.scenarios[sid]
         self.description.setText(f"{sc.description}\nTurns {sc.first_turn}–{sc.last_turn}.")
 
