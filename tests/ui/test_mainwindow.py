@@ -308,3 +308,17 @@ def test_the_start_screen_offers_the_default_game_first(win: MainWindow) -> None
     assert item is not None and item.text() == "Axis & Allies Anniversary Edition"
     assert [win.start.scenario.itemData(i) for i in range(win.start.scenario.count())] == [
         "1941", "1942"]
+
+
+def test_the_start_screen_reads_game_data_without_loading_maps(qtbot: QtBot) -> None:
+    """Start-up never blocks on maps: browsing the games on the start screen reads their
+    data files only; the maps load with the game, on the worker."""
+    from wartable.persistence import gamedata
+
+    for gid in ("aa_anniversary", "whatif1940"):
+        gamedata.forget(gid)
+    w = open_window(qtbot)
+    for gid in ("whatif1940", "aa_anniversary"):
+        select_game(w.start, gid)
+        assert w.start.scenario.count() >= 1  # its scenarios are listed
+    assert "aa_anniversary" not in gamedata._cache and "whatif1940" not in gamedata._cache
