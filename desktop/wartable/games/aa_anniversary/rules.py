@@ -22,6 +22,7 @@ from wartable.games.aa_anniversary.steps import (
     battle,
     bombing,
     income,
+    landing,
     mobilize,
     movement,
     objectives,
@@ -143,7 +144,9 @@ class AARules(Rules):
         if pos.step.kind == "research":
             return research_step.can_end(state, state.active_side)
         if pos.step.kind == "combat_move":  # Transports (pg. 15): cargo loaded must assault
-            return movement.unfinished_assaults(game, state, state.active_side)
+            return movement.combat_move_can_end(game, state, state.active_side)
+        if pos.step.kind == "noncombat_move":  # carriers must move to their fighters (pg. 21)
+            return landing.noncombat_can_end(game, state, state.active_side)
         if pos.step.kind == "conduct_combat":
             todo = battle.battles(game, state, state.active_side)
             if todo:

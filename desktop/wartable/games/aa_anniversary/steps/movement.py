@@ -199,6 +199,11 @@ def unfinished_assaults(game: Game, state: GameState, power: str) -> str | None:
             f"[{R_TRANSPORT_CM}].")
 
 
+def combat_move_can_end(game: Game, state: GameState, power: str) -> str | None:
+    """Why Combat Move cannot end yet, or None (Phase 3: Combat Move, pg. 14-15)."""
+    return unfinished_assaults(game, state, power)
+
+
 def move_costs(game: Game, state: GameState, piece: Piece, combat: bool) -> dict[str, float]:
     """Every space the unit may end this move in, with the movement it costs."""
     out = _move_costs(game, state, piece, combat)
