@@ -15,6 +15,10 @@ Layout of format version 1 (keys sorted, indent 1, UTF-8)::
     table_overrides optional {table id: table}: the player's own printed values the game
                     was played with (persistence/tables.py); replayed with them, not with
                     the player's current file. Older saves have none.
+    bots            optional {side or command id: bot level}: the seats the bot plays now
+                    (issue 7), which may differ from the "table.bots" the game started with
+                    (Game > Bot Plays This Power). `options` keeps the starting value, so
+                    the replay matches; older saves have none (their options' seats hold).
 
 Loading never trusts `state`: it replays `actions` from Session.start and insists the
 result equals the saved position. A bad file raises SaveFileError with one line naming
@@ -34,7 +38,7 @@ import stat
 import sys
 import zlib
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -71,6 +75,10 @@ MIGRATIONS: dict[int, Migration] = {}
 # (game_id, data_version) -> (next data_version, function upgrading the document): for a
 # game whose data changed incompatibly. The loader sets data_version after each step.
 DATA_MIGRATIONS: dict[tuple[str, str], tuple[str, Migration]] = {}
+
+# Table options that may change during play (worker SetTable): the save's `options` keep
+# their starting values (the replay starts from them), the current ones go in their own field.
+BOTS_OPTION = "table.bots"
 
 _DAMAGED = "the file is damaged or was not written by Wartable"
 _TAMPERED = ("the file was changed by hand or by another version: the replayed game does not "
@@ -114,7 +122,7 @@ def session_to_save(session: Session, saved_at: datetime | str, *, title: str | 
         "game_id": d.id,
         "data_version": d.data_version,
         "scenario": session.scenario,
-        "options": thaw(session.options),
+        "options": _start_options(session),
         "seed": session.seed,
         "dice_mode": session.dice_mode,
         "saved_at": _iso(saved_at),
@@ -125,11 +133,24 @@ def session_to_save(session: Session, saved_at: datetime | str, *, title: str | 
     overrides = gamedata.table_overrides_of(session.game)
     if overrides:
         doc["table_overrides"] = overrides
+    if session.options.get(BOTS_OPTION) or session.state.options.get(BOTS_OPTION):
+        doc["bots"] = thaw(session.options.get(BOTS_OPTION) or {})
     if title is not None:
         doc["title"] = title
     if note is not None:
         doc["note"] = note
     return doc
+
+
+def _start_options(session: Session) -> dict[str, Any]:
+    """The options the game started with: the session's, with the bot seats as at the start
+    (the game's state keeps them; they are replayed, so they must not change)."""
+    opts: dict[str, Any] = thaw(session.options)
+    if BOTS_OPTION in session.state.options:
+        opts[BOTS_OPTION] = thaw(session.state.options[BOTS_OPTION])
+    else:
+        opts.pop(BOTS_OPTION, None)
+    return opts
 
 
 def encode_save(doc: dict[str, Any], gz: bool = False) -> bytes:
@@ -279,6 +300,7 @@ _OPTIONAL: tuple[tuple[str, tuple[type, ...], str], ...] = (
     ("title", (str,), "text"),
     ("note", (str,), "text"),
     ("table_overrides", (dict,), "an object"),
+    ("bots", (dict,), "an object"),
 )
 DICE_MODES = ("digital", "physical")
 
@@ -294,6 +316,10 @@ def _check_fields(doc: dict[str, Any], source: str) -> None:
             if isinstance(v, bool) or not isinstance(v, types):
                 raise _fail(source, f"the field '{key}' should be {what}, not "
                             f"{json_kind(v, 'text')}", _DAMAGED)
+    for seat, level in doc.get("bots", {}).items():
+        if not isinstance(level, str):
+            raise _fail(source, f"the bot level of {_short(seat)!r} should be text, not "
+                        f"{json_kind(level, 'text')}", _DAMAGED)
     if doc["dice_mode"] not in DICE_MODES:
         raise _fail(source, f"the field 'dice_mode' is {_short(doc['dice_mode'])!r}, not "
                     "'digital' or 'physical'", _DAMAGED)
@@ -415,6 +441,9 @@ def load_save(data: bytes, source_name: str,
     if state_hash(final) != doc["state_hash"] or \
             canonical_json(state_to_dict(final)) != canonical_json(doc["state"]):
         raise _fail(source, _TAMPERED, "open an earlier save or an autosave")
+    if "bots" in doc:  # the seats the bot played when saved, not at the start (issue 7)
+        session = replace(session, options=session.options.update(
+            {BOTS_OPTION: freeze(doc["bots"])}))
     return session
 
 

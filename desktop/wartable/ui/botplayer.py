@@ -11,8 +11,11 @@ per turn, and sent back as an ordinary `Submit`: the log, undo and autosave see 
 action. The reasons the bot gives go to the log panel as it plays (kind "bot"; they are not
 part of the saved game) and are gathered per turn for the "Bot" dock, shown when its turn
 ends. Game > Hint asks the strong bot for the deciding human's next action and shows it
-without playing it (a move's destination is highlighted on the map). With physical dice
-the bot waits for the roll to be typed in.
+without playing it (a move's destination is highlighted on the map); while a roll is to be
+typed in (physical dice), Hint says what the roll decides and its chances instead
+(ui/dicehint.py). With physical dice the bot waits for the roll to be typed in.
+The bot seats chosen during play are sent to the worker (`SetTable`), so saves, autosaves
+and crash recovery keep them (persistence/savefile.py, field "bots").
 """
 
 from __future__ import annotations
@@ -34,16 +37,20 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from wartable.core.frozen import FrozenMap
 from wartable.core.rng import Rng
 from wartable.engine.actions import Action, Event
 from wartable.engine.loop import deciding_side
 from wartable.engine.session import Session
+from wartable.model.values import freeze
+from wartable.ui.dicehint import DiceHint, dice_hint
 from wartable.ui.logpanel import LogPanel
-from wartable.worker.commands import Failure, Query, QueryResult, Snapshot, Submit
+from wartable.worker.commands import Failure, Query, QueryResult, SetTable, Snapshot, Submit
 
 LEVELS = (("strong", "Strong bot"), ("fast", "Fast bot"))
 TURN_SECONDS = 20.0  # the bot's time limit per turn (the strong level's planning)
 HINT_SECONDS = 10.0
+HINT_WIDTH = 420  # px: the Bot dock's width when it shows a hint
 HINT_KIND = "hint"  # the map views' highlight set for a hinted move's destination
 
 Budget = Callable[[], bool]
@@ -172,7 +179,10 @@ def _bot_step(game_id: str, level: str, seconds_left: float) -> Callable[..., An
 
 
 def _hint(session: Session, report: Callable[[int, str], None],
-          cancelled: Callable[[], bool]) -> tuple[Action, str, str] | None:
+          cancelled: Callable[[], bool]) -> tuple[Action, str, str] | DiceHint | None:
+    dice = dice_hint(session)
+    if dice is not None:  # a roll to type in: what it decides, not a move (issue 7)
+        return dice
     report(0, "The strong bot looks for a hint…")
     deadline = time.monotonic() + HINT_SECONDS
     found = BOTS[session.game.definition.id].hint(
@@ -208,6 +218,12 @@ class BotPanel(QWidget):
         self.text.setHtml(f"<h3>Hint (strong bot)</h3><p><b>{_esc(text)}</b></p>{extra}"
                           "<p>Not played: make the move yourself, or another.</p>")
 
+    def show_dice_hint(self, hint: DiceHint) -> None:
+        rows = "".join(f"</ul><p>{_esc(line)}</p><ul>" if line.endswith(":")  # a heading
+                       else f"<li>{_esc(line)}</li>" for line in hint.lines)
+        self.text.setHtml(f"<h3>Hint: the roll asked for</h3><p><b>{_esc(hint.title)}</b></p>"
+                          f"<ul>{rows}</ul><p>Roll the dice and type them in.</p>")
+
 
 def _esc(s: str) -> str:
     return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
@@ -238,6 +254,7 @@ class BotPlayer(QObject):
         self.pending: int | None = None  # the bot-move query in flight
         self.hint_request: int | None = None
         self.last_hint: tuple[Action, str, str] | None = None
+        self.last_dice_hint: DiceHint | None = None  # Hint at a dice prompt (issue 7)
         self.turn_key: tuple[int, str] = (-1, "")
         self.turn_deadline = 0.0
         self.reasons: list[str] = []
@@ -306,8 +323,9 @@ class BotPlayer(QObject):
         if self.act_bot is not None:
             self.act_bot.setEnabled(ok)
             self.act_bot.setChecked(botted)
-        if self.act_hint is not None:
-            self.act_hint.setEnabled(ok and not botted)
+        if self.act_hint is not None:  # a roll the bot waits for a person to type: hinted
+            dice = snap is not None and snap.prompt.dice is not None
+            self.act_hint.setEnabled(ok and (not botted or dice))
 
     def set_bot(self, side: str, level: str | None) -> None:
         """The bot plays `side` (or a command) at `level` (None: a human plays it)."""
@@ -318,6 +336,8 @@ class BotPlayer(QObject):
             self.levels[side] = level
             self.turn_deadline = time.monotonic() + TURN_SECONDS
         self.error = ""
+        if self.snapshot is not None:  # kept with the game: saves and autosaves have it
+            self.client.send(SetTable(FrozenMap({"table.bots": freeze(dict(self.levels))})))
         self._update_actions()
         self._schedule()
 
@@ -332,8 +352,9 @@ class BotPlayer(QObject):
     # --- playing -----------------------------------------------------------------
     def on_snapshot(self, snap: Snapshot) -> None:
         prev = self.snapshot
-        if prev is None or snap.session.options is not prev.session.options:
-            # A new or loaded game (undo and redo keep the options object): its bot seats.
+        if prev is None or snap.session.state.options is not prev.session.state.options:
+            # A new or loaded game (play, undo and the seats set during play keep the state's
+            # options object): its bot seats, as saved ("bots", or "table.bots").
             self.levels = bot_levels(snap.session.options) \
                 if snap.session.game.definition.id in BOT_GAMES else {}
             self.reasons, self.summaries, self.turn_key, self.error = [], [], (-1, ""), ""
@@ -404,6 +425,13 @@ class BotPlayer(QObject):
     def on_result(self, res: QueryResult) -> None:
         if res.name == "bot-hint" and res.request == self.hint_request:
             self.hint_request = None
+            if isinstance(res.value, DiceHint):
+                self.last_dice_hint = res.value
+                self.panel.show_dice_hint(res.value)
+                self.panel.status.setText("The roll asked for: what it decides, and its odds.")
+                self.window.statusBar().showMessage(f"Hint: {res.value.title}", 10000)
+                self._show_wide()
+                return
             self.last_hint = res.value
             if res.value is None:
                 self.panel.show_hint("No hint: nothing to suggest here.", "")
@@ -411,8 +439,8 @@ class BotPlayer(QObject):
                 self.panel.show_hint(res.value[2], res.value[1])
                 self.window.statusBar().showMessage(f"Hint: {res.value[2]}", 10000)
                 self._highlight(hint_target(res.value[0]))
-            self.dock.show()
-            self.dock.raise_()
+            self.panel.status.setText("Hint ready.")
+            self._show_wide()
             return
         if res.name != "bot-move" or res.request != self.pending:
             return
@@ -443,6 +471,13 @@ class BotPlayer(QObject):
         if f.request == self.hint_request:
             self.hint_request = None
 
+    def _show_wide(self) -> None:
+        """Bring the dock forward, wide enough to read a hint's lines."""
+        self.dock.show()
+        self.dock.raise_()
+        if not self.dock.isFloating() and self.dock.width() < HINT_WIDTH:
+            self.window.resizeDocks([self.dock], [HINT_WIDTH], Qt.Orientation.Horizontal)
+
     def _highlight(self, loc: str) -> None:
         """Mark (or clear) a hint's place on the window's map views, where they have it."""
         for v in getattr(self.window, "views", ()):
@@ -452,6 +487,7 @@ class BotPlayer(QObject):
         if not self._available():
             return
         self.last_hint = None
+        self.last_dice_hint = None
         self.panel.status.setText("Looking for a hint…")
         self.dock.show()
         self.hint_request = self.client.send(Query("bot-hint", _hint))

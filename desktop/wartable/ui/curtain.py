@@ -6,7 +6,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QLabel, QPushButton, QVBoxLayout, QWidget
 
-from wartable.ui.players import text_on
+from wartable.ui.players import on_dark, text_on
 
 
 class Curtain(QWidget):
@@ -47,7 +47,7 @@ class Curtain(QWidget):
         self.player = player
         self.colour = colour
         self.title.setText(f"Pass the screen to {player}")
-        self.title.setStyleSheet(f"color: {colour};" if colour else "")
+        self.title.setStyleSheet(f"color: {on_dark(colour)};" if colour else "")
         self.button.setStyleSheet(
             f"background: {colour}; color: {text_on(colour)}; padding: 6px 18px;"
             if colour else "")

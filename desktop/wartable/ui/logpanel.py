@@ -1,4 +1,14 @@
-"""The game log, filterable by turn, side, kind and text, to settle "what just happened"."""
+"""The game log, filterable by turn, phase, side, kind and text, to settle "what just
+happened" (issue 7).
+
+The phase filter names the steps of the sequence of play, which are what the rulebooks call
+phases: A&A's "Combat Move" (Phase 3) and "Conduct Combat" (Phase 4), 1940's "C. German West
+Front Combat Phase" [11.0]. (The engine's own phase level is A&A's "Germany turn" or 1940's
+"I. German Player Turn", which the turn and side filters already give.) The engine opens
+each step with a "phase" event, "Turn 1: Germany turn — Combat Move" (engine/loop.py); every
+later event, until the next one, happened in that step, including those raised while ending
+it. The filter lists each once, in play order; with the side filter, "Germany's combat".
+"""
 
 from __future__ import annotations
 
@@ -32,6 +42,9 @@ class LogPanel(QWidget):
         row = QHBoxLayout()
         self.turn = QComboBox()
         self.turn.setObjectName("logTurn")
+        self.phase = QComboBox()
+        self.phase.setObjectName("logPhase")
+        self.phases: list[str] = []  # each event's phase, parallel to self.events
         self.side = QComboBox()
         self.side.setObjectName("logSide")
         self.kind = QComboBox()
@@ -39,7 +52,7 @@ class LogPanel(QWidget):
         self.text = QLineEdit()
         self.text.setPlaceholderText("Search the log")
         self.text.setObjectName("logSearch")
-        for w in (self.turn, self.side, self.kind):
+        for w in (self.turn, self.phase, self.side, self.kind):
             w.addItem(_ALL)
             w.currentTextChanged.connect(self._refilter)
             row.addWidget(w)
@@ -61,22 +74,34 @@ class LogPanel(QWidget):
         self.side.blockSignals(False)
 
     def set_events(self, events: Sequence[Event]) -> None:
-        self.events = list(events)
+        self.events = []
+        self.phases = []
+        self._extend(events)
         self._refresh_choices()
         self._refilter()
 
     def append(self, events: Sequence[Event]) -> None:
-        self.events.extend(events)
+        self._extend(events)
         self._refresh_choices()
-        for e in events:
-            if self._matches(e):
+        for e, ph in zip(events, self.phases[len(self.phases) - len(events):], strict=True):
+            if self._matches(e, ph):
                 self._add(e)
         self.list.scrollToBottom()
+
+    def _extend(self, events: Sequence[Event]) -> None:
+        current = self.phases[-1] if self.phases else ""
+        for e in events:
+            if e.kind == "phase":
+                current = phase_of(e) or current
+            self.events.append(e)
+            self.phases.append(current)
 
     def _refresh_choices(self) -> None:
         turns = sorted({e.turn for e in self.events})
         kinds = sorted({e.kind for e in self.events})
-        for combo, values in ((self.turn, [str(t) for t in turns]), (self.kind, kinds)):
+        phases = list(dict.fromkeys(p for p in self.phases if p))  # in play order
+        for combo, values in ((self.turn, [str(t) for t in turns]), (self.phase, phases),
+                              (self.kind, kinds)):
             have = [combo.itemText(i) for i in range(1, combo.count())]
             if have != values:
                 cur = combo.currentText()
@@ -93,10 +118,12 @@ class LogPanel(QWidget):
             self.viewer = sides
             self._refilter()
 
-    def _matches(self, e: Event) -> bool:
+    def _matches(self, e: Event, phase: str) -> bool:
         if not e.visible_to(self.viewer):
             return False
         if self.turn.currentText() != _ALL and str(e.turn) != self.turn.currentText():
+            return False
+        if self.phase.currentText() != _ALL and phase != self.phase.currentText():
             return False
         side_id = self.side.currentData()
         if self.side.currentText() != _ALL and e.side != side_id:
@@ -118,12 +145,22 @@ class LogPanel(QWidget):
 
     def _refilter(self) -> None:
         self.list.clear()
-        for e in self.events:
-            if self._matches(e):
+        for e, ph in zip(self.events, self.phases, strict=True):
+            if self._matches(e, ph):
                 self._add(e)
         self.list.scrollToBottom()
         # Again once the list has laid out its rows (a freshly loaded game's log).
-        QTimer.singleShot(0, self.list.scrollToBottom)
+        QTimer.singleShot(0, self.list, self.list.scrollToBottom)  # dropped if it is gone
+
+    def phase_names(self) -> list[str]:
+        """The phase filter's choices (without "All")."""
+        return [self.phase.itemText(i) for i in range(1, self.phase.count())]
 
     def visible_texts(self) -> list[str]:
         return [self.list.item(i).text() for i in range(self.list.count())]
+
+
+def phase_of(e: Event) -> str:
+    """The step (rulebook phase) a "phase" event opens: its step, else the text's last part
+    ("Turn 1: Germany turn — Combat Move" -> "Combat Move")."""
+    return e.step or e.text.rpartition(" — ")[2]

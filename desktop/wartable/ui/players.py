@@ -5,16 +5,18 @@ The start screen's choice is kept in the game's options, so a save reopens seate
 - "table.commands": command -> player name (when a split of the game's commands was chosen,
   e.g. 1940's four players [1.3]; model/seats.py),
 - "table.colours": player name -> "#rrggbb", the seat's colour (the curtain, the side panel;
-  counters keep their side's colour),
+  counters keep their side's colour). By default a seat takes its side's colour from the
+  game's data (the first side it plays); a second seat of the same side (1940's German west
+  and east commanders [1.3]) a distinct shade of it,
 - "table.split": the number of players of the chosen split,
 - "table.bots": side -> bot level, or with a split command -> level for every command of
   a seat given to the bot (ui/botplayer.py plays them).
-Older saves have only "table.seats" (or nothing): one seat per side, colours by seat order.
+Older saves have only "table.seats" (or nothing): one seat per side, in its side's colour.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -42,7 +44,30 @@ FREE = 0  # the split combo's "one name per side" entry
 
 
 def seat_colour(i: int) -> str:
+    """A colour by seat order: for a seat with no side colour to take."""
     return SEAT_COLOURS[i % len(SEAT_COLOURS)]
+
+
+def shade(colour: str, k: int) -> str:
+    """The k-th distinct shade of `colour` (0: itself): darker for a light colour, lighter
+    for a dark one, so two seats of one side stay told apart."""
+    c = QColor(colour)
+    if k <= 0:
+        return c.name()
+    return (c.darker(100 + 45 * k) if c.lightness() > 100 else c.lighter(140 + 45 * k)).name()
+
+
+def seat_colours(definition: GameDefinition, seat_sides: Sequence[str]) -> list[str]:
+    """Each seat's default colour: its side's colour in the game's data, a further shade for
+    each earlier seat of the same side (`seat_sides`: the side each seat plays first)."""
+    out: list[str] = []
+    for i, sid in enumerate(seat_sides):
+        side = next((s for s in definition.sides if s.id == sid), None)
+        if side is None:
+            out.append(seat_colour(i))
+            continue
+        out.append(shade(side.colour, seat_sides[:i].count(sid)))
+    return out
 
 
 @dataclass(frozen=True)
@@ -67,10 +92,11 @@ class Seating:
             seats.setdefault(s.id, f"Player {i}")
         chosen = dict(options.get("table.commands") or {})
         players = {cid: str(chosen.get(cid) or seats[side]) for cid, _, side in commands}
-        colours: dict[str, str] = {}
-        for p in players.values():
-            if p not in colours:
-                colours[p] = seat_colour(len(colours))
+        firsts: dict[str, str] = {}  # player -> the side of the first command held
+        for cid, _, side in commands:
+            firsts.setdefault(players[cid], side)
+        colours = dict(zip(firsts, seat_colours(definition, list(firsts.values())),
+                           strict=True))
         colours.update({str(k): str(v) for k, v in dict(options.get("table.colours") or {})
                         .items()})
         return Seating(players, {c: n for c, n, _ in commands},
@@ -97,11 +123,31 @@ class Seating:
         return self.colours.get(player, SEAT_COLOURS[0])
 
 
+def _luminance(c: QColor) -> float:
+    """Relative luminance (WCAG 2): how light a colour looks."""
+    def lin(v: float) -> float:
+        return v / 12.92 if v <= 0.03928 else ((v + 0.055) / 1.055) ** 2.4
+    return 0.2126 * lin(c.redF()) + 0.7152 * lin(c.greenF()) + 0.0722 * lin(c.blueF())
+
+
+def on_dark(colour: str, ground: str = "#20262e") -> str:
+    """`colour`, lightened until it reads as large text on the dark `ground` (contrast 3,
+    WCAG AA for large text): a dark side colour (A&A's Soviet red) still titles the
+    curtain legibly; a colour that reads already is kept as chosen."""
+    c, bg = QColor(colour), _luminance(QColor(ground))
+    for _ in range(12):
+        if (_luminance(c) + 0.05) / (bg + 0.05) >= 3.0:
+            break
+        c = QColor.fromHslF(max(0.0, c.hslHueF()), c.hslSaturationF(),
+                            min(1.0, c.lightnessF() + 0.08))
+    return c.name()
+
+
 def text_on(colour: str) -> str:
-    """Black or white, whichever reads on `colour`."""
-    c = QColor(colour)
-    return "#000000" if 0.299 * c.red() + 0.587 * c.green() + 0.114 * c.blue() > 150 \
-        else "#ffffff"
+    """Black or white, whichever contrasts more with `colour` (WCAG contrast ratio): the
+    sides' mid greys and tans read in black, their dark reds and greens in white."""
+    lum = _luminance(QColor(colour))
+    return "#000000" if (lum + 0.05) / 0.05 >= 1.05 / (lum + 0.05) else "#ffffff"
 
 
 class ColourButton(QPushButton):
@@ -185,13 +231,15 @@ class SplitEditor(QWidget):
         d, n = self.definition, self.split()
         if d is not None and d.players is not None and n != FREE:
             ps = d.players
-            for i, seat in enumerate(ps.split(n).seats):
+            seats = ps.split(n).seats
+            defaults = seat_colours(d, [ps.command(seat[0]).side for seat in seats])
+            for i, seat in enumerate(seats):
                 row = QWidget()
                 lay = QHBoxLayout(row)
                 lay.setContentsMargins(0, 0, 0, 0)
                 edit = QLineEdit(f"Player {i + 1}")
                 edit.setObjectName(f"seat_{i}")
-                colour = ColourButton(seat_colour(i))
+                colour = ColourButton(defaults[i])
                 colour.setObjectName(f"seatColour_{i}")
                 lay.addWidget(edit, 1)
                 lay.addWidget(colour)

@@ -7,6 +7,7 @@ from PySide6.QtGui import QBrush, QColor, QFont
 from PySide6.QtWidgets import (
     QCheckBox,
     QFrame,
+    QGridLayout,
     QGroupBox,
     QHBoxLayout,
     QLabel,
@@ -23,6 +24,8 @@ from wartable.engine.actions import Button, Prompt
 from wartable.engine.session import Session
 from wartable.ui.players import text_on
 from wartable.ui.widgets import discard
+
+DICE_PER_ROW = 6
 
 
 class SidePanel(QWidget):
@@ -84,18 +87,26 @@ class SidePanel(QWidget):
         self.error.hide()
         bl.addWidget(self.error)
 
+        # The typed roll: what it is for on its own (wrapped) line, the dice in rows of
+        # DICE_PER_ROW so a 20-dice battle round still fits the panel, then Submit.
         self.dice_row = QWidget()
-        dl = QHBoxLayout(self.dice_row)
-        dl.setContentsMargins(0, 0, 0, 0)
+        dv = QVBoxLayout(self.dice_row)
+        dv.setContentsMargins(0, 0, 0, 0)
         self.dice_label = QLabel("Dice:")
-        dl.addWidget(self.dice_label)
+        self.dice_label.setWordWrap(True)
+        dv.addWidget(self.dice_label)
+        grid_box = QWidget()
+        self.dice_layout = QGridLayout(grid_box)
+        self.dice_layout.setContentsMargins(0, 0, 0, 0)
+        dv.addWidget(grid_box)
         self.dice_spins: list[QSpinBox] = []
-        self.dice_layout = dl
         self.dice_submit = QPushButton("Submit roll")
         self.dice_submit.setObjectName("diceSubmit")
         self.dice_submit.clicked.connect(self._submit_dice)
-        dl.addStretch(1)
-        dl.addWidget(self.dice_submit)
+        submit_line = QHBoxLayout()
+        submit_line.addStretch(1)
+        submit_line.addWidget(self.dice_submit)
+        dv.addLayout(submit_line)
         self.dice_row.hide()
         bl.addWidget(self.dice_row)
 
@@ -223,7 +234,7 @@ class SidePanel(QWidget):
             s = QSpinBox()
             s.setRange(1, ask.sides)
             s.setObjectName(f"die{i}")
-            self.dice_layout.insertWidget(1 + i, s)
+            self.dice_layout.addWidget(s, i // DICE_PER_ROW, i % DICE_PER_ROW)
             self.dice_spins.append(s)
 
     def _submit_dice(self) -> None:

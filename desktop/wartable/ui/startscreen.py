@@ -26,7 +26,7 @@ from wartable.model.definition import GameDefinition
 from wartable.persistence.gamedata import game_definition
 from wartable.ui.botplayer import BOT_GAMES
 from wartable.ui.botplayer import LEVELS as BOT_LEVELS
-from wartable.ui.players import ColourButton, SplitEditor, name_row, seat_colour
+from wartable.ui.players import ColourButton, SplitEditor, name_row, seat_colour, seat_colours
 from wartable.ui.widgets import discard
 
 
@@ -164,7 +164,8 @@ class StartScreen(QWidget):
         for sc in d.scenarios.values():
             self.scenario.addItem(sc.name, sc.id)
         self.split_editor.set_definition(d, BOT_LEVELS if d.id in BOT_GAMES else ())
-        self._fill_players([(s.id, s.name) for s in d.sides], d.id in BOT_GAMES)
+        self._fill_players([(s.id, s.name) for s in d.sides], d.id in BOT_GAMES,
+                           seat_colours(d, d.side_ids))
         self._fill_options(d)
 
     def _fill_options(self, d: GameDefinition) -> None:
@@ -183,9 +184,11 @@ class StartScreen(QWidget):
             self.option_checks[o.id] = c
         self.options_box.setVisible(bool(self.option_checks))
 
-    def _fill_players(self, sides: list[tuple[str, str]], bots: bool = False) -> None:
+    def _fill_players(self, sides: list[tuple[str, str]], bots: bool = False,
+                      colours: list[str] | None = None) -> None:
         """One name per side; sides given the same name share a seat (e.g. one player
-        with both Axis powers). `bots`: each side may be played by the bot (issue 7)."""
+        with both Axis powers). `bots`: each side may be played by the bot (issue 7).
+        `colours`: each side's seat colour to start with (its side's colour in the data)."""
         while self.players_form.rowCount() > 2:  # keep solitaire and the splits
             self.players_form.removeRow(2)
         self.player_edits = {}
@@ -195,7 +198,7 @@ class StartScreen(QWidget):
             edit = QLineEdit(f"Player {i}")
             edit.setObjectName(f"player_{sid}")
             self.player_edits[sid] = edit
-            colour = ColourButton(seat_colour(i - 1))
+            colour = ColourButton(colours[i - 1] if colours else seat_colour(i - 1))
             colour.setObjectName(f"playerColour_{sid}")
             self.colour_buttons[sid] = colour
             if not bots:

@@ -32,6 +32,14 @@ class Save:
 
 
 @dataclass(frozen=True)
+class SetTable:
+    """Table settings changed during play (issue 7: the bot seats, "table.bots"): merged
+    into the session's options, so saves and autosaves keep them; never the game's state."""
+
+    options: FrozenMap[str, Any]
+
+
+@dataclass(frozen=True)
 class Submit:
     action: Action
 
@@ -57,7 +65,7 @@ class Query:
     fn: TaskFn
 
 
-Command = NewGame | Load | Save | Submit | Undo | Redo | Query
+Command = NewGame | Load | Save | SetTable | Submit | Undo | Redo | Query
 
 
 @dataclass(frozen=True)

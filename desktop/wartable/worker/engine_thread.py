@@ -10,6 +10,7 @@ from __future__ import annotations
 import itertools
 import threading
 import traceback
+from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -29,6 +30,7 @@ from wartable.worker.commands import (
     QueryResult,
     Redo,
     Save,
+    SetTable,
     Snapshot,
     Submit,
     Undo,
@@ -87,6 +89,13 @@ class _Worker(QObject):
             savefile.save_to_path(s, cmd.path, _now())
             self.path = cmd.path
             self._publish(s, (), dirty=False)
+        elif isinstance(cmd, SetTable):
+            # Seats change, not the game: the log and the state stay (issue 7).
+            s = self._need()
+            new = replace(s, options=s.options.update(cmd.options))
+            self._publish(new, (), True)
+            if self.autosave_enabled:
+                autosave.autosave(new, _now())
         elif isinstance(cmd, Submit):
             s = self._need()
             new = s.submit(cmd.action)
