@@ -7,13 +7,17 @@ DEFENDING power chooses its casualties (frame, the default order offered first),
 attacker chooses its own, then Step 6: the battle ends (Condition A) or the attacker
 presses on or retreats (frame). Step 7: a won land battle with a surviving land unit
 captures the territory (Conclude Combat, pg. 19-20): liberation returns it to its original
-owner when that power's capital is held by its side, a captured capital hands the captor the
-loser's IPCs (Capturing and Liberating Capitals), AA guns and factories change sides.
+owner when that power's capital is held by its side (China has no capital: always), a
+liberated capital also takes back the owner's territories and complexes held by friendly
+powers, a captured capital hands the captor the loser's IPCs (Capturing and Liberating
+Capitals), AA guns and factories change sides.
 Damaged battleships are repaired when the phase ends (Battleships, Two Hits to Destroy).
 
 Retreat (Step 6): the attacker's land and sea units retreat together to one adjacent
 friendly space from which at least one of them moved in (the attacker chooses, a frame);
-aircraft stay and land in Noncombat Move; units landed from transports never retreat.
+aircraft stay and land in Noncombat Move (an attack with no such unit: the aircraft alone
+retreat, in place); units landed from transports never retreat and fight on alone, the
+retreated aircraft out of the battle (var `withdrawn`; Amphibious Assaults, Step 3).
 
 Step 2: submarines not facing an enemy destroyer first choose, the attacker's then the
 defender's (a frame each, Submersible, pg. 30), to submerge (attr `submerged`: out of this
@@ -114,6 +118,8 @@ def battles(game: Game, state: GameState, power: str) -> tuple[str, ...]:
 
 
 def attackers(game: Game, state: GameState, space: str, power: str) -> tuple[Piece, ...]:
+    # "withdrawn": aircraft that retreated while seaborne units fight on (Amphibious Assaults).
+    out = set(state.var("withdrawn", ()))
     return tuple(
         sorted(
             (
@@ -121,6 +127,7 @@ def attackers(game: Game, state: GameState, space: str, power: str) -> tuple[Pie
                 for p in state.pieces_at(space)
                 if p.side == power and stats(game, p).fights and not p.attrs.get("on")
                 and not p.attrs.get("raided") and not p.attrs.get("submerged")
+                and p.id not in out
             ),
             key=lambda p: p.id,
         )
@@ -648,7 +655,10 @@ def frame_prompt(game: Game, state: GameState, frame: Frame) -> Prompt:
             buttons=(
                 Button("press", "Press the attack", c.R_STEP6),
                 *(
-                    Button("retreat", f"Retreat to {o}", c.R_STEP6, args=FrozenMap(to=o))
+                    Button("retreat", f"Retreat to {space_name(game, o)}"
+                           if o != state.var("battle") else
+                           "Retreat the aircraft (they land in Noncombat Move)", c.R_STEP6,
+                           args=FrozenMap(to=o))
                     for o in opts
                 ),
             ),
@@ -818,12 +828,18 @@ def remove(
 
 
 def retreat_options(game: Game, state: GameState) -> tuple[str, ...]:
-    """Adjacent friendly spaces from which an attacking land or sea unit moved in (Step 6)."""
+    """Adjacent friendly spaces from which an attacking land or sea unit moved in (Step 6).
+    With no such unit in the attack, only aircraft (and seaborne land units, which never
+    retreat), the aircraft may still retreat: they stay in the space and land in Noncombat
+    Move (Condition B; Amphibious Assaults, Step 3): the option is the battle's space."""
     space = str(state.var("battle"))
     power = state.active_side
     w = world(game)
     out = set()
-    for p in attackers(game, state, space, power):
+    units = attackers(game, state, space, power)
+    if not any(not stats(game, p).air and not p.attrs.get("amphibious") for p in units):
+        return (space,) if any(stats(game, p).air for p in units) else ()
+    for p in units:
         via = p.attrs.get("via")
         if stats(game, p).air or p.attrs.get("amphibious") or not isinstance(via, str):
             continue
@@ -847,11 +863,16 @@ def may_retreat(game: Game, state: GameState) -> bool:
 
 def retreat(game: Game, state: GameState, to: str | None = None) -> Outcome:
     """Land and sea units (with their cargo) go to `to`; aircraft stay and land in
-    Noncombat Move; without a destination (a stalemate) every unit stays."""
+    Noncombat Move; without a destination (a stalemate) every unit stays. Seaborne land
+    units cannot retreat: they fight on alone (Amphibious Assaults, Step 3, pg. 17)."""
     space = str(state.var("battle"))
     power = state.active_side
     evs = []
+    seaborne = [p.id for p in attackers(game, state, space, power) if p.attrs.get("amphibious")]
     for p in attackers(game, state, space, power):
+        if to is not None and stats(game, p).air:
+            evs.append(Event("move", f"{game.rules.piece_name(game, p)} retreats: it lands in "
+                             f"Noncombat Move", power, c.R_STEP6))
         if to is None or stats(game, p).air or p.attrs.get("amphibious"):
             continue  # Amphibious Assaults: units from transports never retreat (pg. 17)
         for q in state.pieces_at(space):
@@ -867,6 +888,13 @@ def retreat(game: Game, state: GameState, to: str | None = None) -> Outcome:
                 c.R_STEP6,
             )
         )
+    if to is not None and seaborne:
+        # The overland and air units retreat together; the seaborne ones press on.
+        air = tuple(p.id for p in attackers(game, state, space, power) if stats(game, p).air)
+        state = state.with_var("withdrawn", (*state.var("withdrawn", ()), *air))
+        evs.append(Event("combat", f"The seaborne units in {space_name(game, space)} cannot "
+                         f"retreat and fight on", power, R_AMPHIBIOUS))
+        return Outcome(state, tuple(evs)).then(next_round(game, state))
     return Outcome(state, tuple(evs)).then(
         done(game, state, f"The attack on {space_name(game, space)} retreats")
     )
@@ -877,7 +905,7 @@ def done(game: Game, state: GameState, text: str) -> Outcome:
     for p in state.pieces_at(space):  # submerged subs are back on the map (pg. 30)
         if p.attrs.get("submerged"):
             state = state.with_piece(replace(p, attrs=p.attrs.remove("submerged")))
-    state = state.with_var("battle", None)
+    state = state.with_var("battle", None).with_var("withdrawn", ())
     state = state.with_var("resolved", tuple(state.var("resolved", ())) + (space,))
     return Outcome(state, (Event("combat", text, state.active_side, R_PHASE),))
 
@@ -907,12 +935,15 @@ def capture(game: Game, state: GameState, space: str, power: str) -> Outcome:
     owner = power
     orig = w.original.get(space, "")
     evs = []
+    # A capital is liberated even though its owner does not hold it (it is this territory).
+    # China has no capital (capital_held): a Chinese territory always returns to China
+    # (China Rules: only an Axis power earns its IPCs).
+    own_capital = bool(orig) and w.capital.get(orig) == space
     if (
         orig
         and orig != power
         and allied(game, orig, power)
-        and orig != "china"
-        and capital_held(game, state, orig)
+        and (capital_held(game, state, orig) or own_capital)
     ):
         owner = orig
         evs.append(
@@ -954,7 +985,32 @@ def capture(game: Game, state: GameState, space: str, power: str) -> Outcome:
         if (s.factory or s.aa) and not allied(game, p.side, power):
             attrs = p.attrs.set("captured_aa", True) if s.aa else p.attrs
             state = state.with_piece(replace(p, side=owner, attrs=attrs))
+    if own_capital and owner == orig:
+        state, more = _revert_to(game, state, orig)
+        evs.extend(more)
     return Outcome(state, tuple(evs))
+
+
+def _revert_to(game: Game, state: GameState, power: str) -> tuple[GameState, tuple[Event, ...]]:
+    """Capturing and Liberating Capitals (pg. 20): once a capital is liberated, the power's
+    original territories held by friendly powers, and their industrial complexes, revert to
+    it at once (a territory liberated earlier this turn too: "at the end of the turn",
+    Liberating a Territory; Kwangtung held by China goes back to the U.K., China Rules).
+    AA guns outside the capital keep their owner."""
+    w = world(game)
+    evs = []
+    for space, orig in sorted(w.original.items()):
+        ctl = controller(state, space)
+        if orig != power or not ctl or ctl == power or not allied(game, ctl, power):
+            continue
+        state = set_control(state, space, power)
+        for p in state.pieces_at(space):
+            if stats(game, p).factory and p.side != power:
+                state = state.with_piece(replace(p, side=power))
+        evs.append(Event("combat", f"{space_name(game, space)} reverts to "
+                         f"{game.definition.side(power).name}: its capital is liberated",
+                         power, R_CAPITAL))
+    return state, tuple(evs)
 
 
 def repair(game: Game, state: GameState) -> GameState:

@@ -75,10 +75,13 @@ def buy(game: Game, state: GameState, power: str, action: Action) -> Outcome:
 
 
 def china_infantry(game: Game, state: GameState) -> Outcome:
-    """One infantry per two Chinese territories not under Axis control (rounded down)."""
+    """One infantry per two Chinese territories not under Axis control (rounded down), China
+    Rules (pg. 10); Kwangtung counts while China controls it."""
     w = world(game)
     free = sum(1 for s, o in w.original.items()
                if o == "china" and allied(game, controller(state, s) or "china", "china"))
+    # Kwangtung held by China (while the U.K. capital is in Axis hands) counts too.
+    free += controller(state, "kwangtung") == "china"
     n = free // 2
     for _ in range(n):
         state, _p = new_piece(state, "china", "infantry")
