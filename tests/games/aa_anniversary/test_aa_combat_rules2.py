@@ -311,6 +311,9 @@ def test_dardanelles_closed_no_sea_unit_moves_into_or_out_of_sz16() -> None:
     assert moves(st, "italy.cruiser.1") == ()  # nor out of it
     st = at(st, "italy", "combat_move")  # air units still fly over sea zone 16
     st = replace(st, options=st.options.set("dardanelles_closed", True))
+    # Something to attack there: air ends a Combat Move in a hostile space (pg. 14).
+    st = board(st, *((p.id, p.type, p.location) for p in st.pieces.values()),
+               ("ussr.submarine.1", "submarine", "sz16"))
     assert "sz16" in moves(st, "italy.fighter.1")
 
 

@@ -607,3 +607,21 @@ def test_china_rules_kwangtung_held_by_china_counts_toward_its_infantry() -> Non
     assert new_chinese(start()) == 3
     held = _controlled(start(), united_kingdom="germany", kwangtung="china")
     assert new_chinese(held) == 4  # 8 territories
+
+
+def test_china_rules_flying_tigers_stay_in_china() -> None:
+    # China Rules (pg. 10): the Flying Tigers fighter "is considered part of the Chinese
+    # forces for purposes of movement and combat", and Chinese units "can move only into
+    # Chinese territories" (and Kwangtung). From Yunnan, with Japanese infantry next door in
+    # French Indo-China and in Kiangsu and Manchuria, it may attack only the two Chinese
+    # territories, never Indo-China; in Noncombat Move it stays out of Burma and India.
+    st = board(start(), ("china.fighter.1", "fighter", "yunnan"),
+               ("japan.infantry.1", "infantry", "french_indo_china_thailand"),
+               ("japan.infantry.2", "infantry", "kiangsu"),
+               ("japan.infantry.3", "infantry", "manchuria"))
+    cm = at(st, "china", "combat_move")
+    assert set(moves(cm, "china.fighter.1")) == {"kiangsu", "manchuria"}
+    ncm = at(st, "china", "noncombat_move")
+    reach = set(moves(ncm, "china.fighter.1"))
+    assert "hupeh" in reach and "sikang" in reach
+    assert not reach & {"burma", "india", "french_indo_china_thailand"}

@@ -100,7 +100,9 @@ def test_game_board_neutral_territories_are_impassable() -> None:
 
 
 def test_canals_suez_closed_while_the_enemy_holds_egypt() -> None:
-    st = board(start(), ("italy.cruiser.1", "cruiser", "sz15"))
+    # A British transport in sz34 to attack: ships end a Combat Move in hostile spaces.
+    st = board(start(), ("italy.cruiser.1", "cruiser", "sz15"),
+               ("uk.transport.1", "transport", "sz34"))
     st = at(st, "italy", "combat_move")
     assert "sz34" not in moves(st, "italy.cruiser.1")
     ctl = st.var("control").set("egypt", "italy").set("trans_jordan", "italy")
@@ -110,9 +112,13 @@ def test_canals_suez_closed_while_the_enemy_holds_egypt() -> None:
 
 def test_china_rules_chinese_units_stay_in_china() -> None:
     st = board(start(), ("china.infantry.1", "infantry", "yunnan"))
-    st = at(st, "china", "combat_move")
-    m = moves(st, "china.infantry.1")
-    assert "hupeh" in m and "burma" not in m and "french_indo_china_thailand" not in m
+    m = moves(at(st, "china", "noncombat_move"), "china.infantry.1")
+    assert "hupeh" in m and "burma" not in m  # British Burma is friendly but not Chinese
+    # Japanese Kiangsu is a hostile Chinese territory; Japanese French Indo-China is not.
+    st = board(start(), ("china.infantry.1", "infantry", "hupeh"),
+               ("china.infantry.2", "infantry", "yunnan"))
+    assert "kiangsu" in moves(at(st, "china", "combat_move"), "china.infantry.1")
+    assert moves(at(st, "china", "combat_move"), "china.infantry.2") == ()
 
 
 def test_transports_load_carry_and_unload_amphibious_assault() -> None:
@@ -137,9 +143,9 @@ def test_transports_load_carry_and_unload_amphibious_assault() -> None:
 
 def test_phase5_noncombat_move_enters_no_hostile_space_and_combat_movers_stay() -> None:
     st = board(start(), ("germany.infantry.1", "infantry", "poland"),
-               ("germany.infantry.2", "infantry", "germany"))
+               ("germany.infantry.2", "infantry", "poland"))
     st = at(st, "germany", "combat_move")
-    st = act(st, "move", "germany", piece="germany.infantry.2", to="poland")
+    st = act(st, "move", "germany", piece="germany.infantry.2", to="east_poland")
     st = at(st, "germany", "noncombat_move")
     m = moves(st, "germany.infantry.1")
     assert "germany" in m and "east_poland" not in m

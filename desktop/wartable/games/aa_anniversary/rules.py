@@ -108,7 +108,7 @@ class AARules(Rules):
         if kind == "purchase" and power == "china":
             return purchase.china_infantry(game, state)
         if kind == "combat_move":
-            return Outcome(self._new_turn(state, power))
+            return Outcome(movement.start_turn(game, self._new_turn(state, power)))
         if kind == "conduct_combat":
             return Outcome(state.with_var("resolved", ()).with_var("battle", None))
         if kind == "mobilize":
@@ -138,6 +138,8 @@ class AARules(Rules):
             return bombing.land_interceptors(game, state)
         if pos.step.kind == "noncombat_move":
             return movement.land_aircraft(game, state, state.active_side)
+        if pos.step.kind == "mobilize":  # fighters waiting for a new carrier (pg. 26)
+            return landing.after_mobilize(game, state, state.active_side)
         return Outcome(state)
 
     def can_end_step(self, game: Game, state: GameState, pos: Position) -> str | None:
@@ -147,6 +149,8 @@ class AARules(Rules):
             return movement.combat_move_can_end(game, state, state.active_side)
         if pos.step.kind == "noncombat_move":  # carriers must move to their fighters (pg. 21)
             return landing.noncombat_can_end(game, state, state.active_side)
+        if pos.step.kind == "mobilize":  # a new carrier goes where fighters wait (pg. 26)
+            return landing.mobilize_can_end(game, state, state.active_side)
         if pos.step.kind == "conduct_combat":
             todo = battle.battles(game, state, state.active_side)
             if todo:

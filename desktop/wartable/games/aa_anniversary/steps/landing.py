@@ -1,18 +1,216 @@
 """Fighters and aircraft carriers at the end of a turn (Air Units, pg. 26; Aircraft
 Carriers, pg. 27-28; Phase 5: Noncombat Move, pg. 21): landing on carriers still to be
-mobilized and carriers that must move to pick up fighters."""
+mobilized and carriers that must move to pick up fighters.
+
+A carrier bought this turn waits in the mobilization zone until Phase 6; a fighter may end
+its move in a sea zone where such a carrier can be placed (next to a complex of its power
+with production left, pg. 26 note), two fighters per carrier. The fighter is then safe at
+the end of Noncombat Move, the carrier must be placed there (steps/mobilize.py), and
+fighters still without a carrier when Mobilize ends are lost (`after_mobilize`). New sea
+units are only placed in sea zones without enemy units here (mobilize.destinations), so a
+fighter counts on a new carrier only there (the rulebook also allows a hostile zone).
+
+Carriers must move to pick up fighters (pg. 21, 26, 28): a fighter may end its Noncombat
+Move in a sea zone that one of its power's carriers that moved in neither move phase can
+still reach (`carrier_reach`); then, if that zone is the fighter's only landing zone, the
+carrier must go there before the step ends (`noncombat_can_end`). Our carriers move once per
+phase along one path, so "a carrier must end its move once a fighter has landed on it"
+holds for a fighter landing after the carrier moved; a carrier that has not moved yet and
+sails away from fighters that landed on it first is not stopped (a gap, see
+`carrier_held`).
+"""
 
 from __future__ import annotations
 
+from wartable.engine.actions import Event, Outcome
 from wartable.engine.rules import Game
-from wartable.model.state import GameState
+from wartable.games.aa_anniversary.steps import mobilize
+from wartable.games.aa_anniversary.steps.common import MOBILIZATION, space_name, world
+from wartable.model.state import GameState, Piece
+
+R_NEW_CARRIER = mobilize.R_NEW_CARRIER
+R_PICK_UP = "Phase 5: Noncombat Move, aircraft carriers must move to pick up fighters (pg. 21)"
+
+# One state's answers, kept with the state object (the same pattern as movement._memo).
+_MEMO: dict[int, tuple[GameState, dict[tuple[str, ...], object]]] = {}
+
+
+def _memo(state: GameState) -> dict[tuple[str, ...], object]:
+    entry = _MEMO.get(id(state))
+    if entry is None or entry[0] is not state:
+        entry = (state, {})
+        _MEMO.clear()
+        _MEMO[id(state)] = entry
+    return entry[1]
+
+
+def carrier_room(game: Game, state: GameState, loc: str, power: str) -> int:
+    """Places left for fighters on the friendly carriers in `loc` now (two per carrier)."""
+    return mobilize.deck_room(game, state, loc, power)
 
 
 def pending_carrier_room(game: Game, state: GameState, loc: str, power: str) -> int:
-    """Landing spaces in sea zone `loc` on carriers `power` will mobilize there (pg. 26)."""
-    return 0
+    """Landing spaces in sea zone `loc` on carriers `power` will mobilize there (pg. 26):
+    two for each carrier waiting in the mobilization zone that can still be placed in `loc`
+    once the fighters already counting on new carriers in other zones have theirs."""
+    memo = _memo(state)
+    key = ("pending", power, loc)
+    hit = memo.get(key)
+    if isinstance(hit, int):
+        return hit
+    out = 0
+    waiting = _waiting(game, state, power)
+    if waiting and loc in world(game).sea and mobilize.sea_factories(game, state, power, loc):
+        short = dict(_shortfalls(game, state, power))
+        short.pop(loc, None)
+        need = mobilize.carriers_needed(game, state, power, short)
+        cap = max(mobilize.carrier_capacity(game, p) for p in waiting)
+        for k in range(len(waiting) - sum(need.values()), 0, -1):
+            if mobilize.coverable(game, state, power, {**need, loc: k}):
+                out = k * cap
+                break
+    memo[key] = out
+    return out
+
+
+def _waiting(game: Game, state: GameState, power: str) -> tuple[Piece, ...]:
+    memo = _memo(state)
+    key = ("waiting", power)
+    hit = memo.get(key)
+    if not isinstance(hit, tuple):
+        hit = mobilize.new_carriers(game, state, power)
+        memo[key] = hit
+    return hit
+
+
+def _shortfalls(game: Game, state: GameState, power: str) -> dict[str, int]:
+    memo = _memo(state)
+    key = ("short", power)
+    hit = memo.get(key)
+    if not isinstance(hit, dict):
+        hit = mobilize.shortfalls(game, state, power)
+        memo[key] = hit
+    return hit
+
+
+def carrier_reach(game: Game, state: GameState, power: str, combat: bool) -> frozenset[str]:
+    """Sea zones one of `power`'s carriers that moved in neither move phase could still
+    come to in Noncombat Move (its own zone counts as carrier room there). During Combat
+    Move also the sea zones it could enter to fight, as if every battle were won (Air Units,
+    pg. 26: "you may assume that all of your attacking rolls will be hits"). Every fighter
+    may count on the same carrier (one move per unit: we do not record which fighter
+    counts on which carrier)."""
+    from wartable.games.aa_anniversary.steps import movement  # movement imports this module
+
+    memo = _memo(state)
+    key = ("reach", power, str(combat))
+    hit = memo.get(key)
+    if isinstance(hit, frozenset):
+        return hit
+    out: set[str] = set()
+    for p in state.pieces.values():
+        if (p.side == power and mobilize.carrier_capacity(game, p) > 0
+                and p.location != MOBILIZATION and not p.attrs.get("cm")
+                and not p.attrs.get("nm")):
+            out.update(movement.move_costs(game, state, p, False))
+            if combat:  # or where it could go to fight (Combat Move ends only in hostile zones)
+                out.update(movement.move_costs(game, state, p, True))
+    reach = frozenset(out)
+    memo[key] = reach
+    return reach
+
+
+def _lands_now(game: Game, state: GameState, loc: str, power: str) -> bool:
+    """A sea zone with a place on a carrier there or on one still to be mobilized there."""
+    return carrier_room(game, state, loc, power) + pending_carrier_room(
+        game, state, loc, power) > 0
 
 
 def noncombat_can_end(game: Game, state: GameState, power: str) -> str | None:
-    """Why Noncombat Move cannot end yet (a carrier must still move to its fighters), or None."""
+    """Why Noncombat Move cannot end yet (a carrier must still move to its fighters), or None.
+
+    pg. 21: carriers "must move there, range permitting, if they did not move in the Combat
+    Move phase and the friendly sea zone is the only valid landing zone for the fighters".
+    A fighter's only landing zone: it can fly to no territory and no carrier place (now or
+    on a new carrier) elsewhere."""
+    from wartable.games.aa_anniversary.steps import movement  # movement imports this module
+
+    short = _shortfalls(game, state, power)
+    for zone in sorted(short):
+        if carrier_room(game, state, zone, power) + pending_carrier_room(
+                game, state, zone, power) >= 0:
+            continue  # a new carrier will take them (pg. 26 note)
+        fighters = sorted((p for p in state.pieces_at(zone)
+                           if p.side == power and p.type == "fighter"), key=lambda p: p.id)
+        stuck = [f for f in fighters if not any(
+            d in world(game).land or _lands_now(game, state, d, power)
+            for d in movement.move_costs(game, state, f, False))]
+        if not stuck:
+            continue
+        for c in sorted(state.pieces.values(), key=lambda p: p.id):
+            if (c.side == power and mobilize.carrier_capacity(game, c) > 0
+                    and c.location != zone
+                    and zone in movement.move_costs(game, state, c, False)):
+                return (f"{game.rules.piece_name(game, c)} must move to "
+                        f"{space_name(game, zone)} to pick up "
+                        f"{game.rules.piece_name(game, stuck[0])}: it is the fighter's only "
+                        f"landing zone [{R_PICK_UP}].")
     return None
+
+
+def carrier_held(game: Game, state: GameState, piece: Piece) -> bool:
+    """A carrier that a fighter of its power has landed on in this Noncombat Move (pg. 21:
+    "An aircraft carrier must end its move once a fighter has landed on it"). Not yet called
+    by movement.can_move (that function belongs to another part of the work)."""
+    if mobilize.carrier_capacity(game, piece) <= 0:
+        return False
+    return any(p.side == piece.side and p.type == "fighter" and p.attrs.get("nm")
+               for p in state.pieces_at(piece.location))
+
+
+def lost_at_sea(game: Game, state: GameState, power: str,
+                pending: bool) -> tuple[Piece, ...]:
+    """`power`'s fighters at sea without a carrier place: the ones beyond the room on the
+    carriers there (and, with `pending`, on carriers still to be mobilized, zones taken in
+    order while carriers and production last). Which fighters go: the highest ids."""
+    short = _shortfalls(game, state, power)
+    taken: dict[str, int] = {}
+    lost: list[Piece] = []
+    for zone in sorted(short):
+        n = short[zone]
+        if pending and _waiting(game, state, power):
+            need = mobilize.carriers_needed(game, state, power, {zone: n})[zone]
+            cap = max(mobilize.carrier_capacity(game, p) for p in _waiting(game, state, power))
+            k = next((k for k in range(need, 0, -1)
+                      if mobilize.coverable(game, state, power, {**taken, zone: k})), 0)
+            if k:
+                taken[zone] = k
+            n = max(0, n - k * cap)
+        if n:
+            fighters = sorted((p for p in state.pieces_at(zone)
+                               if p.side == power and p.type == "fighter"),
+                              key=lambda p: p.id)
+            lost.extend(fighters[-n:])
+    return tuple(lost)
+
+
+def after_mobilize(game: Game, state: GameState, power: str) -> Outcome:
+    """End of Mobilize: fighters that counted on a new carrier and still have no place on a
+    carrier are lost (Air Units, pg. 26: an eligible landing space "may include a sea zone
+    in which a new carrier will be placed ... as long as there is a landing space on it")."""
+    events = []
+    lost = lost_at_sea(game, state, power, pending=False)
+    for p in lost:
+        state = state.without_piece(p.id)
+        events.append(Event("combat", f"{game.rules.piece_name(game, p)} has no carrier in "
+                            f"{space_name(game, p.location)} after mobilization and is lost",
+                            power, R_NEW_CARRIER))
+    if lost:
+        state = state.with_var("lost_total", int(state.var("lost_total", 0)) + len(lost))
+    return Outcome(state, tuple(events))
+
+
+def mobilize_can_end(game: Game, state: GameState, power: str) -> str | None:
+    """Why Mobilize cannot end yet: a carrier bought this turn can still be placed where
+    fighters wait for it (pg. 26: "it must be mobilized in that sea zone"), or None."""
+    return mobilize.carriers_owed(game, state, power)

@@ -30,6 +30,54 @@ Step 3; steps/battle.py). Noncombat Move never offloads in a zone holding enemy 
 Units loaded in Combat Move offload only to attack, their transport ends its move in a sea
 zone next to a hostile territory, and Combat Move cannot end while such cargo could still
 assault (Transports, pg. 15; `unfinished_assaults`).
+
+Phase 3: Combat Move (pg. 14): "units cannot end their move in friendly spaces during the
+Combat Move phase except in four instances". `move_costs` offers in Combat Move only the
+spaces a unit may end in (so prompts and both bots comply), and `move` refuses any other
+with the rule's words. How the rule maps onto our one-move-per-unit model:
+- A hostile space is an enemy-controlled territory or one holding enemy units, or a sea
+  zone with enemy surface warships (submarines and transports are ignored, Transports:
+  "for purposes of determining the status of a sea zone"). Land and air units end in one.
+- Land units may also board a transport in a friendly sea zone (never a hostile one, pg. 14
+  and 31; they must then offload to attack); cargo offloads in Combat Move only into a
+  hostile territory (an amphibious assault).
+- Instance 1, "tanks that have blitzed through an unoccupied hostile space": a tank may end
+  in a friendly territory when its path passes through an unoccupied hostile territory. The
+  path blitzes through one when the tank ends in a friendly territory, or in a hostile one
+  that no shorter path reaches (the highest IPC value, then the first by id: the player does
+  not pick the blitz path, a limitation of one move per unit). An infantry moving
+  with such a tank (Mechanized Infantry) may end with it there (our reading: it blitzed
+  along with the tank).
+- Instance 2, "sea units that will be participating in an amphibious assault from an
+  uncontested sea zone": a transport carrying land units of its power may end in a friendly
+  sea zone next to a hostile territory, and its cargo must then offload to attack (End step
+  refused while it still can); a battleship or cruiser may end in a friendly sea zone from
+  which land units of its power have already offloaded to attack this turn (move the
+  assault first, then the ships that support it, as escorts go first for transports).
+- Instance 3, "units moving from an enemy-occupied sea zone to escape combat": a unit that
+  starts its Combat Move in a sea zone with enemy surface warships may end anywhere it can
+  reach (Sea Units Starting in Enemy-Occupied Sea Zones, pg. 14: leave, or stay and fight).
+  A zone holding only enemy submarines/transports is not "hostile" ("the normal rules for
+  combat movement apply"): units leaving it get no exception. "Leave ..., load units, and
+  return to the same sea zone" cannot be played: a unit moves once (a limitation).
+- Instance 4, "units moving into a sea zone containing only enemy submarines and/or
+  transports in order to attack those units": sea and air units may end there; a transport
+  only where a unit of its power with an attack value already is (Transports: no attack
+  alone).
+Air units likewise end in a hostile space (a territory, or a sea zone holding enemy units
+they attack). Units that fought in Conduct Combat do not move in Noncombat Move (pg. 21,
+and "once these sea units have moved and/or participated in combat", pg. 14).
+
+Submarines (Unit Profiles: Submarines, Sub Movement, pg. 30): they treat hostile sea zones
+as friendly for movement and pass through them; entering a zone with an enemy destroyer ends
+their move. In Noncombat Move they may pass through hostile zones ("Only aircraft and
+submarines may move through hostile spaces", pg. 21) but not end in one (our reading: a
+noncombat move creates no combat), nor enter a zone with an enemy destroyer (they would
+have to stop there). A warship that sinks an unescorted transport ends its move in that
+zone (Transports, pg. 16): a zone is fought only where units end their move, and they move
+once, so passing through never sinks anything. Canals (pg. 7): a ship passes a canal only
+if its side controlled the canal at the start of the turn (var `canal_control`, recorded by
+`start_turn` when the Combat Move step begins); air units ignore canals.
 """
 
 from __future__ import annotations
@@ -44,7 +92,7 @@ from wartable.engine.loop import end_step_button
 from wartable.engine.paths import reachable
 from wartable.engine.rules import Game
 from wartable.games.aa_anniversary import research
-from wartable.games.aa_anniversary.steps import straits
+from wartable.games.aa_anniversary.steps import landing, straits
 from wartable.games.aa_anniversary.steps.common import (
     MOBILIZATION,
     allied,
@@ -65,6 +113,17 @@ R_BLITZ = "Phase 3: Combat Move, Blitzing (pg. 15)"
 R_CHINA = "China Rules (pg. 10)"
 R_LANDING = "Unit Profiles: Air Units, landing (pg. 26)"
 R_TRANSPORT_CM = "Phase 3: Combat Move, Transports (pg. 15)"
+R_END_FRIENDLY = "Phase 3: Combat Move (pg. 14): units cannot end their move in friendly spaces"
+R_SUB_MOVE = "Unit Profiles: Submarines, Sub Movement (pg. 30)"
+R_FOUGHT = "Phase 5: Noncombat Move (pg. 21): units that took part in combat do not move"
+END_FRIENDLY_TEXT = ("Units cannot end their move in friendly spaces during the Combat Move "
+                     "phase except in four instances: tanks that have blitzed through an "
+                     "unoccupied hostile space, sea units that will be participating in an "
+                     "amphibious assault from an uncontested sea zone, units moving from an "
+                     "enemy-occupied sea zone to escape combat, and units moving into a sea "
+                     "zone containing only enemy submarines and/or transports in order to "
+                     "attack those units")
+CANAL_VAR = "canal_control"  # canal territory -> its controller at the start of the turn
 CHINA_EXTRA = frozenset({"kwangtung"})
 
 
@@ -115,9 +174,11 @@ def transport_room(game: Game, state: GameState, transport: Piece) -> int:
     return cap - used
 
 
-def transport_for(game: Game, state: GameState, piece: Piece, sea: str) -> Piece | None:
+def transport_for(game: Game, state: GameState, piece: Piece, sea: str,
+                  combat: bool = True) -> Piece | None:
     """A transport of the unit's power, else of a friendly power (Transports: Carry Land
-    Units), in `sea` with room for it, lowest id first."""
+    Units), in `sea` with room for it, lowest id first; in Noncombat Move not one that
+    moved in Combat Move or fought (`busy_transport`)."""
     need = int(game.definition.unit_types[piece.type].extra.get("transport_cost", 0))
     if need <= 0 or piece.side == "china":
         return None
@@ -126,6 +187,7 @@ def transport_for(game: Game, state: GameState, piece: Piece, sea: str) -> Piece
             allied(game, t.side, piece.side)
             and stats(game, t).transport
             and not t.attrs.get("unloaded")
+            and (combat or not busy_transport(game, state, t))
             and transport_room(game, state, t) >= need
         ):
             return t
@@ -138,6 +200,109 @@ def escorted(game: Game, state: GameState, sea: str, power: str) -> bool:
     there (move the escort first), since transports may not attack alone."""
     return any(q.side == power and stats(game, q).attack > 0 and not q.attrs.get("on")
                for q in state.pieces_at(sea))
+
+
+def hostile_sea(game: Game, state: GameState, sea: str, power: str) -> bool:
+    """A hostile sea zone: one with enemy surface warships (Transports, pg. 31: "for purposes
+    of determining the status of a sea zone, submarines and transports are ignored")."""
+    return enemy_blocking_ships(game, state, sea, power)
+
+
+def sea_targets(game: Game, state: GameState, sea: str, power: str) -> bool:
+    """Enemy units in the sea zone that can be attacked there (cargo cannot)."""
+    return any(not p.attrs.get("on") for p in enemy_units(game, state, sea, power))
+
+
+def enemy_destroyer(game: Game, state: GameState, sea: str, power: str) -> bool:
+    """An enemy destroyer ends a submarine's move (Sub Movement, pg. 30)."""
+    return any(stats(game, p).destroyer for p in enemy_units(game, state, sea, power))
+
+
+def escaping(game: Game, state: GameState, piece: Piece) -> bool:
+    """Instance 3 of Phase 3 (pg. 14): the unit began its Combat Move in a sea zone with enemy
+    surface warships, so it may leave to escape combat (Sea Units Starting in Enemy-Occupied
+    Sea Zones). Enemy units do not move in our turn: the zone is as it was at the start."""
+    start = str(piece.attrs.get("origin", piece.location))
+    return start in world(game).sea and hostile_sea(game, state, start, piece.side)
+
+
+def fought(game: Game, state: GameState, piece: Piece) -> bool:
+    """A land or sea unit in a space where a battle was fought this turn took part in combat
+    and does not move in Noncombat Move (pg. 21; Sea Units Starting in Enemy-Occupied Sea
+    Zones: "once these sea units have moved and/or participated in combat")."""
+    return not stats(game, piece).air and piece.location in state.var("resolved", ())
+
+
+def supports_assault(state: GameState, sea: str, power: str) -> bool:
+    """Land units of the power have offloaded from `sea` to attack this turn (or are
+    announced to land from it): battleships and cruisers may join them there (instance 2)."""
+    return any(p.side == power and ((p.attrs.get("amphibious") and p.attrs.get("via") == sea)
+                                     or (p.attrs.get("assault") and p.location == sea))
+               for p in state.pieces.values())
+
+
+def blitz_paths(game: Game, state: GameState, piece: Piece) -> dict[str, tuple[str, ...]]:
+    """Tanks and Blitzing (pg. 15): for a unit that can blitz, a path to each space it can
+    reach by passing through at least one unoccupied hostile territory (captured on the way).
+    Of several, the fewest spaces, then the most IPCs captured, then the first by id."""
+    if not game.definition.unit_types[piece.type].extra.get("can_blitz", False) \
+            or piece.attrs.get("on") or not stats(game, piece).land:
+        return {}
+    w = world(game)
+    power = piece.side
+    budget = research.movement(game, state, power, piece.type) - int(piece.attrs.get("mp", 0))
+    best: dict[str, tuple[tuple[int, int, tuple[str, ...]], tuple[str, ...]]] = {}
+
+    def empty_hostile(loc: str) -> bool:
+        return hostile_land(game, state, loc, power) and not state.pieces_at(loc)
+
+    def walk(path: tuple[str, ...]) -> None:
+        gained = [loc for loc in path[1:-1] if empty_hostile(loc)]
+        if gained:
+            key = (len(path), -sum(w.ipc.get(loc, 0) for loc in gained), path)
+            if path[-1] not in best or key < best[path[-1]][0]:
+                best[path[-1]] = (key, path)
+        here = path[-1]
+        if len(path) > budget or (len(path) > 1 and hostile_land(game, state, here, power)
+                                  and not empty_hostile(here)):
+            return
+        for n in w.neighbors[here]:
+            if n in w.land and n not in w.neutral and n not in path and (
+                    power != "china" or china_may_enter(game, n)):
+                walk((*path, n))
+
+    walk((piece.location,))
+    return {dest: path for dest, (_, path) in best.items()}
+
+
+def may_end_combat(game: Game, state: GameState, piece: Piece, dest: str) -> bool:
+    """Phase 3: Combat Move (pg. 14): may the unit end its Combat Move in `dest`? A hostile
+    space, or a friendly one in the four instances (see the module docstring)."""
+    w = world(game)
+    s = stats(game, piece)
+    power = piece.side
+    if dest in w.land:
+        if hostile_land(game, state, dest, power):
+            return True
+        if piece.attrs.get("on"):
+            return False  # offloading in Combat Move is an amphibious assault
+        # Instance 1: a tank that blitzed; an infantry moving with it (Mechanized Infantry)
+        # or dropped by a bomber in a territory hostile at the start of the turn.
+        return dest in blitz_paths(game, state, piece) or dest in research.carriers(
+            game, state, piece, True)
+    if escaping(game, state, piece):
+        return True  # instance 3
+    if s.land:
+        return True  # boards a transport: it must then offload to attack
+    targets = sea_targets(game, state, dest, power)
+    if s.transport:
+        if any(q.side == power for q in cargo(state, piece)) and assault_zone(
+                game, state, dest, power):
+            return True  # instance 2: its cargo will assault from there
+        return targets and escorted(game, state, dest, power)  # transports do not attack alone
+    if targets:
+        return True  # a hostile zone, or instance 4 (only enemy submarines / transports)
+    return s.bombard and supports_assault(state, dest, power)  # instance 2
 
 
 def can_move(game: Game, piece: Piece, combat: bool) -> bool:
@@ -192,11 +357,37 @@ def unfinished_assaults(game: Game, state: GameState, power: str) -> str | None:
     stuck = sorted(game.rules.piece_name(game, p) for p in state.pieces.values()
                    if p.side == power and stats(game, p).land and loaded_in_combat(state, p)
                    and can_still(p))
-    if not stuck:
-        return None
-    return (f"Units loaded during Combat Move must offload to attack a hostile territory as "
-            f"part of an amphibious assault: {', '.join(stuck)} still aboard "
-            f"[{R_TRANSPORT_CM}].")
+    if stuck:
+        return (f"Units loaded during Combat Move must offload to attack a hostile territory "
+                f"as part of an amphibious assault: {', '.join(stuck)} still aboard "
+                f"[{R_TRANSPORT_CM}].")
+    # Instance 2 (pg. 14): a transport that ended in a friendly sea zone did so to take part
+    # in an amphibious assault from it; its cargo must land to attack while it still can.
+    idle = sorted(game.rules.piece_name(game, p) for p in state.pieces.values()
+                  if p.side == power and stats(game, p).land and _assault_owed(game, state, p)
+                  and move_costs(game, state, p, True))
+    if idle:
+        return (f"A transport that ends its Combat Move in a friendly sea zone must take part "
+                f"in an amphibious assault from it: offload {', '.join(idle)} into a hostile "
+                f"territory [{R_END_FRIENDLY}].")
+    return None
+
+
+def _assault_owed(game: Game, state: GameState, piece: Piece) -> bool:
+    """Cargo of the transport's power aboard a transport that moved in this Combat Move into a
+    friendly sea zone (not escaping one with enemy warships) and has not offloaded yet."""
+    t = state.pieces.get(str(piece.attrs.get("on", "")))
+    return (t is not None and t.side == piece.side and bool(t.attrs.get("cm"))
+            and not t.attrs.get("unloaded") and not piece.attrs.get("assault")
+            and not sea_targets(game, state, t.location, t.side)
+            and not escaping(game, state, t))
+
+
+def busy_transport(game: Game, state: GameState, transport: Piece) -> bool:
+    """Phase 5 (pg. 21): "Transports can move to friendly coastal territories and load or
+    offload cargo, unless they loaded, moved, or offloaded, or were involved in combat during
+    the Combat Move or Conduct Combat phase"."""
+    return bool(transport.attrs.get("cm")) or fought(game, state, transport)
 
 
 def combat_move_can_end(game: Game, state: GameState, power: str) -> str | None:
@@ -207,6 +398,8 @@ def combat_move_can_end(game: Game, state: GameState, power: str) -> str | None:
 def move_costs(game: Game, state: GameState, piece: Piece, combat: bool) -> dict[str, float]:
     """Every space the unit may end this move in, with the movement it costs."""
     out = _move_costs(game, state, piece, combat)
+    if combat and out:  # Phase 3 (pg. 14): hostile spaces, or the four instances
+        out = {z: v for z, v in out.items() if may_end_combat(game, state, piece, z)}
     if combat and out and stats(game, piece).transport and carries_combat_cargo(state, piece):
         # Transports (pg. 15): it ends its move where it can conduct the assault.
         out = {z: v for z, v in out.items() if assault_zone(game, state, z, piece.side)}
@@ -214,8 +407,10 @@ def move_costs(game: Game, state: GameState, piece: Piece, combat: bool) -> dict
 
 
 def _move_costs(game: Game, state: GameState, piece: Piece, combat: bool) -> dict[str, float]:
-    if not can_move(game, piece, combat):
+    if not can_move(game, piece, combat) or (not combat and fought(game, state, piece)):
         return {}
+    if not combat and landing.carrier_held(game, state, piece):
+        return {}  # "must end its move once a fighter has landed on it" (pg. 21)
     w = world(game)
     s = stats(game, piece)
     power = piece.side
@@ -230,6 +425,8 @@ def _move_costs(game: Game, state: GameState, piece: Piece, combat: bool) -> dic
         contested = enemy_blocking_ships(game, state, piece.location, power)
         if contested and not combat:
             return {}
+        if not combat and boat is not None and busy_transport(game, state, boat):
+            return {}  # its transport moved or fought this turn: no offloading now (pg. 21)
         # "A transport cannot offload in two territories during a single turn."
         only = boat.attrs.get("unloaded") if boat is not None else None
         if combat and loaded_in_combat(state, piece):
@@ -256,6 +453,8 @@ def _move_costs(game: Game, state: GameState, piece: Piece, combat: bool) -> dic
     if s.air:
 
         def air_cost(a: str, b: str) -> float | None:
+            if power == "china" and not china_may_enter(game, b):
+                return None  # Flying Tigers: part of the Chinese forces, never leave China
             return None if b in w.neutral else 1.0
 
         reach = reachable(piece.location, budget, neighbours, air_cost)
@@ -282,16 +481,22 @@ def _move_costs(game: Game, state: GameState, piece: Piece, combat: bool) -> dic
                 return None
             if straits.blocked(game, state, a, b):  # Dardanelles closed (optional rule)
                 return None
+            if s.sub:  # Sub Movement: hostile zones count as friendly; a destroyer stops it
+                return None if not combat and enemy_destroyer(game, state, b, power) else 1.0
             if enemy_blocking_ships(game, state, b, power) and (not combat or (
                     s.transport and not escorted(game, state, b, power))):
                 return None
             return 1.0
 
         def sea_stop(loc: str) -> bool:
+            if s.sub:
+                return enemy_destroyer(game, state, loc, power)
             return enemy_blocking_ships(game, state, loc, power)
 
         reach = reachable(piece.location, budget, neighbours, sea_cost, sea_stop)
-        return {loc: c for loc, c in reach.cost.items() if loc != piece.location}
+        # Noncombat Move: a submarine passes hostile zones but does not end in one.
+        return {loc: c for loc, c in reach.cost.items() if loc != piece.location
+                and (combat or not hostile_sea(game, state, loc, power))}
 
     blitz = bool(game.definition.unit_types[piece.type].extra.get("can_blitz", False))
 
@@ -314,9 +519,12 @@ def _move_costs(game: Game, state: GameState, piece: Piece, combat: bool) -> dic
     out = {loc: c for loc, c in reach.cost.items() if loc != piece.location}
     for loc, c in _with_carrier(game, state, piece, combat, land_cost, land_stop).items():
         out.setdefault(loc, c)
-    # Loading: a unit in a coastal territory boards a transport in an adjacent sea zone.
+    # Loading: a unit in a coastal territory boards a transport in an adjacent sea zone, a
+    # friendly one ("you can only load units in friendly sea zones", pg. 14; Transports:
+    # "cannot load or offload while in a hostile sea zone", pg. 31).
     for sz in w.neighbors[piece.location]:
-        if sz in w.sea and transport_for(game, state, piece, sz) is not None:
+        if sz in w.sea and transport_for(game, state, piece, sz, combat) is not None \
+                and not hostile_sea(game, state, sz, power):
             out[sz] = budget
     return out
 
@@ -360,8 +568,13 @@ def landing_distance(game: Game, state: GameState, power: str, unit: str) -> dic
         return cached
     w = world(game)
     dist: dict[str, float] = {}
+    # Air Units (pg. 15, 26): a fighter may count on a carrier that has not moved in Combat
+    # Move reaching a sea zone in Noncombat Move (or a new carrier: air_may_end).
+    deck = landing.carrier_reach(game, state, power, True) if unit == "fighter" else frozenset()
     frontier = [
-        s for s in w.neighbors if s not in w.neutral and air_may_end(game, state, s, power, unit)
+        s for s in w.neighbors
+        if s not in w.neutral and (power != "china" or china_may_enter(game, s))
+        and (s in deck or air_may_end(game, state, s, power, unit))
     ]
     for s in frontier:
         dist[s] = 0.0
@@ -371,7 +584,8 @@ def landing_distance(game: Game, state: GameState, power: str, unit: str) -> dic
         nxt = []
         for s in frontier:
             for n in w.neighbors[s]:
-                if n not in dist and n not in w.neutral:
+                if n not in dist and n not in w.neutral and (
+                        power != "china" or china_may_enter(game, n)):
                     dist[n] = d
                     nxt.append(n)
         frontier = nxt
@@ -379,15 +593,33 @@ def landing_distance(game: Game, state: GameState, power: str, unit: str) -> dic
     return dist
 
 
+def start_turn(game: Game, state: GameState) -> GameState:
+    """Canals (pg. 7): "your side ... must control it at the start of your turn (that is, you
+    cannot use it the turn you capture it)": record who holds each canal's territories when
+    the power's turn begins (called as its Combat Move step begins; nothing before it in the
+    turn changes control)."""
+    held = sorted({h for _, holders in world(game).canals for h in holders})
+    return state.with_var(CANAL_VAR, FrozenMap({h: controller(state, h) for h in held}))
+
+
 def canal_open(game: Game, state: GameState, a: str, b: str, power: str) -> bool:
+    """Sea units pass a canal only if their side held it at the start of the turn (a state
+    from before `start_turn` existed reads today's control). Air units ignore canals."""
+    snap = state.var(CANAL_VAR, None)
     for pair, holders in world(game).canals:
         if pair == frozenset((a, b)):
-            return all(friendly_space(game, state, h, power) for h in holders)
+            if snap is None:
+                return all(friendly_space(game, state, h, power) for h in holders)
+            return all(bool(snap.get(h)) and allied(game, str(snap.get(h)), power)
+                       for h in holders)
     return True
 
 
 def air_may_end(game: Game, state: GameState, loc: str, power: str, unit: str) -> bool:
-    """A friendly territory not captured this turn, or (fighters) a friendly carrier."""
+    """A friendly territory not captured this turn, or (fighters) a place on a friendly
+    carrier there, on a carrier bought this turn that can be mobilized there (Air Units,
+    pg. 26 note), or where a carrier of its power that has not moved can still come (pg. 21:
+    it must then come; landing.noncombat_can_end)."""
     w = world(game)
     if loc in w.land:
         return (
@@ -397,15 +629,14 @@ def air_may_end(game: Game, state: GameState, loc: str, power: str, unit: str) -
         )
     if unit != "fighter" or enemy_blocking_ships(game, state, loc, power):
         return False
-    return carrier_room(game, state, loc, power) > 0
+    return (carrier_room(game, state, loc, power)
+            + landing.pending_carrier_room(game, state, loc, power) > 0
+            or loc in landing.carrier_reach(game, state, power, False))
 
 
 def carrier_room(game: Game, state: GameState, loc: str, power: str) -> int:
-    here = [p for p in state.pieces_at(loc) if allied(game, p.side, power)]
-    cap = sum(
-        int(game.definition.unit_types[p.type].extra.get("carrier_capacity", 0)) for p in here
-    )
-    return cap - sum(1 for p in here if p.type == "fighter")
+    """Places left on the friendly carriers in `loc` now (negative: fighters without one)."""
+    return landing.carrier_room(game, state, loc, power)
 
 
 def prompt(game: Game, state: GameState, power: str, combat: bool, text: str, rule: str) -> Prompt:
@@ -427,6 +658,9 @@ def prompt(game: Game, state: GameState, power: str, combat: bool, text: str, ru
             p.attrs.get("unloaded"),
             combat and carries_combat_cargo(state, p),
             p.attrs.get("assault"),
+            # Instance 2 (pg. 14): a transport with cargo of its power may end by a target.
+            combat and stats(game, p).transport and any(q.side == power
+                                                        for q in cargo(state, p)),
         )
         if key not in cache:
             cache[key] = move_costs(game, state, p, combat)
@@ -440,7 +674,8 @@ def prompt(game: Game, state: GameState, power: str, combat: bool, text: str, ru
         rule,
         moves=FrozenMap(moves),
         costs=FrozenMap(costs),
-        buttons=(end_step_button(unfinished_assaults(game, state, power) if combat else None),),
+        buttons=(end_step_button(combat_move_can_end(game, state, power) if combat
+                                 else landing.noncombat_can_end(game, state, power)),),
     )
 
 
@@ -455,8 +690,15 @@ def move(game: Game, state: GameState, power: str, action: Action, combat: bool)
         raise IllegalAction(f"{name} is not yours to move [{rule}].")
     if not can_move(game, p, combat):
         raise IllegalAction(f"{name} may not move now [{rule}].")
+    if not combat and fought(game, state, p):
+        raise IllegalAction(f"{name} took part in combat this turn and may not move [{R_FOUGHT}].")
     mc = move_costs(game, state, p, combat)
+    raw = _move_costs(game, state, p, combat)  # before the end-of-move rules: for `via`
     if not isinstance(to, str) or to not in mc:
+        if combat and isinstance(to, str) and to in raw \
+                and not may_end_combat(game, state, p, to):
+            raise IllegalAction(f"{name} cannot end its move in {space_name(game, to)}: "
+                                f"{END_FRIENDLY_TEXT} [{R_END_FRIENDLY}].")
         raise IllegalAction(f"{name} cannot reach {space_name(game, to)} in this phase [{rule}].")
     events = [
         Event(
@@ -467,45 +709,39 @@ def move(game: Game, state: GameState, power: str, action: Action, combat: bool)
         )
     ]
     # Blitzing: empty enemy territories on the armour's path are captured as it passes.
-    if combat and stats(game, p).land:
-        w = world(game)
-        budget = float(game.definition.unit_types[p.type].movement) - float(p.attrs.get("mp", 0))
-        path = reachable(
-            p.location,
-            budget,
-            lambda loc: w.neighbors[loc],
-            lambda a, b: 1.0 if b in w.land and b not in w.neutral else None,
-        ).path_to(to)
-        for loc in path[1:-1]:
-            if hostile_land(game, state, loc, power) and not state.pieces_at(loc):
-                state = set_control(state, loc, power)
-                state = state.with_var("captured", tuple(state.var("captured", ())) + (loc,))
-                events.append(
-                    Event(
-                        "combat",
-                        f"{name} blitzes through {space_name(game, loc)}, captured",
-                        power,
-                        R_BLITZ,
-                    )
-                )
-    attrs = p.attrs.set("mp", float(p.attrs.get("mp", 0)) + mc[to]).set(
+    path = blitz_paths(game, state, p).get(to, ()) if combat else ()
+    if path and hostile_land(game, state, to, power) and len(path) - 1 > raw[to]:
+        path = ()  # a shorter way into the hostile space: no detour to blitz
+    if path:
+        blitzed = [loc for loc in path[1:-1]
+                   if hostile_land(game, state, loc, power) and not state.pieces_at(loc)]
+        for loc in blitzed:
+            state = set_control(state, loc, power)
+            state = state.with_var("captured", tuple(state.var("captured", ())) + (loc,))
+            events.append(Event("combat", f"{name} blitzes through {space_name(game, loc)}, "
+                                f"captured", power, R_BLITZ))
+    spent = float(len(path) - 1) if path else mc[to]  # a blitz path may be the longer one
+    attrs = p.attrs.set("mp", float(p.attrs.get("mp", 0)) + spent).set(
         "cm" if combat else "nm", True
     )
     if "origin" not in attrs:
         attrs = attrs.set("origin", p.location)
     carrier = research.carriers(game, state, p, combat).get(to)
-    if carrier and to not in world(game).neighbors[p.location]:  # beyond a one-space move
+    # The move needs its carrier beyond a one-space move, or (Combat Move) to end in a
+    # friendly territory with a tank that blitzed there (Mechanized Infantry).
+    if carrier and (to not in world(game).neighbors[p.location]
+                    or (combat and not hostile_land(game, state, to, power))):
         attrs = attrs.set(carrier[0], carrier[1])
         events.append(Event("move", f"{name} moves with "
                             f"{game.rules.piece_name(game, state.piece(carrier[1]))}", power,
                             research.carrier_rule(game, carrier[0])))
     w = world(game)
     # The space it entered the destination from: where an attack may retreat to (Step 6).
-    via = [
+    via = [path[-2]] if path else [
         n
         for n in w.neighbors[to]
         if n == p.location
-        or (mc.get(n, -1.0) == mc[to] - 1 and not hostile_land(game, state, n, power))
+        or (raw.get(n, -1.0) == raw[to] - 1 and not hostile_land(game, state, n, power))
     ]
     attrs = attrs.set("via", via[0]) if via else attrs
     if p.attrs.get("on") and combat and enemy_blocking_ships(game, state, p.location, power):
@@ -537,7 +773,7 @@ def move(game: Game, state: GameState, power: str, action: Action, combat: bool)
             rule,
         )
     elif stats(game, p).land and to in w.sea:
-        t = transport_for(game, state, p, to)
+        t = transport_for(game, state, p, to, combat)
         assert t is not None  # move_costs offered `to` only with a transport there
         attrs = attrs.set("on", t.id)
         events[0] = Event(
@@ -575,20 +811,23 @@ def guests(game: Game, state: GameState, carrier: Piece) -> tuple[Piece, ...]:
 
 
 def land_aircraft(game: Game, state: GameState, power: str) -> Outcome:
-    """End of Noncombat Move: aircraft that could not land are lost (pg. 26). Guest fighters
-    carried as cargo this turn are cargo no longer (they defend with the carrier)."""
+    """End of Noncombat Move: aircraft that could not land are lost (pg. 26): at sea, the
+    fighters beyond two per carrier there, counting the carriers still to be mobilized there
+    (pg. 26 note; landing.lost_at_sea). Guest fighters carried as cargo this turn are cargo
+    no longer (they defend with the carrier)."""
     events = []
     lost = 0
     for p in list(state.pieces.values()):
         if p.attrs.get("on") and stats(game, p).air:
             state = state.with_piece(replace(p, attrs=p.attrs.remove("on")))
+    no_deck = {q.id for q in landing.lost_at_sea(game, state, power, pending=True)}
     for p in sorted(state.pieces.values(), key=lambda x: x.id):
         if p.side != power or not stats(game, p).air or p.location == MOBILIZATION:
             continue
         if p.location in world(game).sea:
             ok = (
                 p.type == "fighter"
-                and carrier_room(game, state, p.location, power) >= 0
+                and p.id not in no_deck
                 and not enemy_blocking_ships(game, state, p.location, power)
             )
         else:
