@@ -188,6 +188,34 @@ def test_air_units_full_move_if_an_unmoved_carrier_could_be_there() -> None:
     assert "sz11" not in moves(_attrs(st, "usa.carrier.1", cm=True), "usa.fighter.1")
 
 
+def test_air_units_carrier_counted_on_cannot_sail_away_in_combat_move() -> None:
+    # pg. 26: "If it does include noncombat moves by a carrier, then the carrier cannot move
+    # in the Combat Move phase." The fighter attacks sz11 with three of its four moves,
+    # counting on the carrier in sz20 (sz11 is two spaces from any friendly territory).
+    # Before, the carrier could sail to fight the Japanese submarine in sz21; after, only
+    # into sz11 itself (two spaces, by sz19), where the fighter can land if the battle is
+    # won. sz21 is three spaces from sz11 (sz19, sz20, sz21): out of the fighter's last move.
+    st = _attack_sz11(("usa.carrier.1", "carrier", "sz20"),
+                      ("japan.submarine.1", "submarine", "sz21"))
+    assert {"sz11", "sz21"} <= set(moves(st, "usa.carrier.1"))
+    st = act(st, "move", "usa", piece="usa.fighter.1", to="sz11")
+    assert set(moves(st, "usa.carrier.1")) == {"sz11"}
+    with pytest.raises(IllegalAction):
+        act(st, "move", "usa", piece="usa.carrier.1", to="sz21")
+
+
+def test_air_units_carrier_free_when_the_fighter_can_land_elsewhere() -> None:
+    # The same carrier is free when the fighter attacked with moves to spare: from Eastern
+    # U.S. sz11 is two spaces, and two more reach Eastern U.S. again.
+    st = board(start(), ("germany.destroyer.1", "destroyer", "sz11"),
+               ("usa.fighter.1", "fighter", "eastern_united_states"),
+               ("usa.carrier.1", "carrier", "sz20"),
+               ("japan.submarine.1", "submarine", "sz21"))
+    st = at(st, "usa", "combat_move")
+    st = act(st, "move", "usa", piece="usa.fighter.1", to="sz11")
+    assert "sz21" in moves(st, "usa.carrier.1")
+
+
 # --- Phase 5: Noncombat Move, carriers must move to pick up fighters (pg. 21) -------------------
 
 
@@ -467,3 +495,19 @@ def test_noncombat_move_end_button_says_the_carrier_must_come() -> None:
     st = _fighter_stranded_in_sz11(("usa.carrier.1", "carrier", "sz19"))
     end = next(b for b in prompt(game(), st).buttons if b.id == END_STEP)
     assert not end.enabled and "only landing zone" in (end.reason or "")
+
+
+def test_phase6_mobilize_new_sea_units_even_in_a_hostile_sea_zone() -> None:
+    # pg. 22: "New sea units can enter play even in a hostile sea zone. No combat occurs
+    # because the Conduct Combat phase is over." A Soviet destroyer in sz14, next to Italy's
+    # complex: Italy's new destroyer may still be placed there, and no battle follows.
+    st = board(start(), ("italy.factory.1", "factory", "italy"),
+               ("ussr.destroyer.1", "destroyer", "sz14"))
+    st = at(st, "italy", "purchase")
+    st = act(st, "buy", "italy", unit="destroyer")
+    st = at(st, "italy", "mobilize")
+    dd = next(p.id for p in st.pieces_at(MOBILIZATION) if p.type == "destroyer")
+    assert "sz14" in moves(st, dd)
+    st = act(st, "move", "italy", piece=dd, to="sz14")
+    assert st.piece(dd).location == "sz14" and "ussr.destroyer.1" in st.pieces
+    no_problems(st)

@@ -7,8 +7,8 @@ its move in a sea zone where such a carrier can be placed (next to a complex of 
 with production left, pg. 26 note), two fighters per carrier. The fighter is then safe at
 the end of Noncombat Move, the carrier must be placed there (steps/mobilize.py), and
 fighters still without a carrier when Mobilize ends are lost (`after_mobilize`). New sea
-units are only placed in sea zones without enemy units here (mobilize.destinations), so a
-fighter counts on a new carrier only there (the rulebook also allows a hostile zone).
+units may be placed even in a hostile sea zone (pg. 22); a fighter cannot end a Noncombat
+Move in one, so it counts on a new carrier there only if it stayed after a battle.
 
 Carriers must move to pick up fighters (pg. 21, 26, 28): a fighter may end its Noncombat
 Move in a sea zone that one of its power's carriers that moved in neither move phase can
@@ -16,14 +16,22 @@ still reach (`carrier_reach`); then, if that zone is the fighter's only landing 
 carrier must go there before the step ends (`noncombat_can_end`). Our carriers move once per
 phase along one path, so "a carrier must end its move once a fighter has landed on it"
 holds for a fighter landing after the carrier moved; a carrier that has not moved yet and
-sails away from fighters that landed on it first is not stopped (a gap, see
-`carrier_held`).
+sails away from fighters that landed on it first moves no more (`carrier_held`).
+
+A carrier that a fighter's Combat Move counted on (pg. 26: "If it does include noncombat
+moves by a carrier, then the carrier cannot move in the Combat Move phase"): once a fighter
+has moved in Combat Move and can reach no landing space without that carrier, the carrier
+may still move in Combat Move only to a sea zone within that fighter's remaining reach,
+where it is still a landing space if the battle is won (`carrier_pinned_zones`). Which
+carrier a fighter counted on is not recorded: it is the one without which it has none.
 """
 
 from __future__ import annotations
 
 from wartable.engine.actions import Event, Outcome
+from wartable.engine.paths import reachable
 from wartable.engine.rules import Game
+from wartable.games.aa_anniversary import research
 from wartable.games.aa_anniversary.steps import mobilize
 from wartable.games.aa_anniversary.steps.common import MOBILIZATION, space_name, world
 from wartable.model.state import GameState, Piece
@@ -166,6 +174,37 @@ def carrier_held(game: Game, state: GameState, piece: Piece) -> bool:
         return False
     return any(p.side == piece.side and p.type == "fighter" and p.attrs.get("nm")
                for p in state.pieces_at(piece.location))
+
+
+def carrier_pinned_zones(game: Game, state: GameState, carrier: Piece) -> frozenset[str] | None:
+    """In Combat Move: None when the carrier is free to move; else the only sea zones it may
+    move to, because a fighter that moved in this Combat Move has no landing space without
+    it (pg. 26). Checked on the board without this carrier."""
+    from wartable.games.aa_anniversary.steps import movement  # movement imports this module
+
+    power = carrier.side
+    if (mobilize.carrier_capacity(game, carrier) <= 0 or carrier.attrs.get("cm")
+            or carrier.location == MOBILIZATION):
+        return None
+    fighters = [p for p in state.pieces.values() if p.side == power and p.type == "fighter"
+                and p.attrs.get("cm") and p.location != MOBILIZATION]
+    if not fighters:
+        return None
+    w = world(game)
+    without = state.without_piece(carrier.id)
+    decks = carrier_reach(game, without, power, True)
+    allowed: frozenset[str] | None = None
+    for f in fighters:
+        budget = float(research.movement(game, state, power, f.type)) - float(
+            f.attrs.get("mp", 0))
+        zones = reachable(f.location, max(budget, 0.0), w.neighbors.__getitem__,
+                          lambda a, b: None if b in w.neutral else 1.0).cost
+        if any(z in decks or movement.air_may_end(game, without, z, power, f.type)
+               for z in zones):
+            continue
+        here = frozenset(z for z in zones if z in w.sea)
+        allowed = here if allowed is None else allowed & here
+    return allowed
 
 
 def lost_at_sea(game: Game, state: GameState, power: str,

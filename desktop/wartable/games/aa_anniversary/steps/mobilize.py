@@ -35,7 +35,6 @@ from wartable.games.aa_anniversary.steps.common import (
     MOBILIZATION,
     allied,
     controller,
-    enemy_units,
     space_name,
     stats,
     world,
@@ -120,7 +119,7 @@ def shortfalls(game: Game, state: GameState, power: str) -> dict[str, int]:
 def sea_factories(game: Game, state: GameState, power: str, zone: str) -> tuple[str, ...]:
     """The complexes whose production a new sea unit placed in `zone` would use."""
     w = world(game)
-    if zone not in w.sea or enemy_units(game, state, zone, power):
+    if zone not in w.sea:
         return ()
     return tuple(f for f in factories(game, state, power) if zone in w.neighbors[f])
 
@@ -216,7 +215,8 @@ def _destinations(game: Game, state: GameState, piece: Piece) -> dict[str, str]:
             continue
         if s.sea:
             for sz in w.neighbors[f]:
-                if sz in w.sea and not enemy_units(game, state, sz, power):
+                # "New sea units can enter play even in a hostile sea zone" (pg. 22).
+                if sz in w.sea:
                     out.setdefault(sz, f)
         else:
             out[f] = f

@@ -400,6 +400,10 @@ def move_costs(game: Game, state: GameState, piece: Piece, combat: bool) -> dict
     out = _move_costs(game, state, piece, combat)
     if combat and out:  # Phase 3 (pg. 14): hostile spaces, or the four instances
         out = {z: v for z, v in out.items() if may_end_combat(game, state, piece, z)}
+    if combat and out and _carrier_capacity(game, piece) > 0:
+        pinned = landing.carrier_pinned_zones(game, state, piece)
+        if pinned is not None:  # a fighter counts on it for landing (Air Units, pg. 26)
+            out = {z: v for z, v in out.items() if z in pinned}
     if combat and out and stats(game, piece).transport and carries_combat_cargo(state, piece):
         # Transports (pg. 15): it ends its move where it can conduct the assault.
         out = {z: v for z, v in out.items() if assault_zone(game, state, z, piece.side)}
