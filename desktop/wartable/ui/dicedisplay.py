@@ -71,7 +71,8 @@ class DiceDisplay(QLabel):
         area = host.viewport().geometry() if hasattr(host, "viewport") else host.rect()
         width = max(200, int(area.width() * (0.8 if self._large else 0.6)))
         self.setFixedWidth(width)
-        self.setFixedHeight(self.heightForWidth(width))  # wrapped text needs its own height
+        h = self.heightForWidth(width)  # wrapped text needs its own height (-1: no text yet)
+        self.setFixedHeight(h if h > 0 else self.sizeHint().height())
         self.move(area.x() + (area.width() - self.width()) // 2, area.y() + 16)
 
     def eventFilter(self, obj: QObject, ev: QEvent) -> bool:  # noqa: N802 - Qt override
