@@ -4,7 +4,8 @@ The bot scores the prompt's legal candidates with simple rules:
   purchase        mostly infantry, every fourth unit armour, every sixth a fighter, within
                   the IPCs and the factories' production capacity
   combat move     land units only: move into an enemy territory when every land unit that can
-                  reach it attacks with P(attacker wins) >= 0.6 (exact odds, `calculate`),
+                  reach it attacks with P(attacker wins) >= 0.6 (exact odds, `calculate`,
+                  with both sides' developments: `battle_developments`),
                   sending the fewest (cheapest first) that win >= 0.85, else all of them;
                   high-IPC territories and capitals first; empty enemy territory takes one unit
   battles         the default casualty choice; press while P(win) >= 0.4, else retreat
@@ -32,6 +33,11 @@ from wartable.engine.rules import Game
 from wartable.engine.session import Session
 from wartable.games.aa_anniversary.calculator import calculate
 from wartable.games.aa_anniversary.combat import Force
+from wartable.games.aa_anniversary.research import (
+    BattleDevelopments,
+    developments,
+    research_table,
+)
 from wartable.games.aa_anniversary.steps import battle, income, mobilize
 from wartable.games.aa_anniversary.steps.common import (
     MOBILIZATION,
@@ -50,28 +56,48 @@ ATTACK_P = 0.6  # send an attack when the attacker wins at least this often
 SEND_P = 0.85  # ...sending only as many units as win this often (when so many reach)
 PRESS_P = 0.4  # keep fighting while the attacker wins at least this often
 CALC_ROUNDS = 6  # battles are judged over at most this many rounds (keeps the odds fast)
-_CALC_CACHE: dict[tuple[int, Force, Force, int], tuple[float, float, float, float]] = {}
+_CALC_CACHE: dict[
+    tuple[int, Force, Force, int, frozenset[str], frozenset[str]],
+    tuple[float, float, float, float],
+] = {}
 _CALC_CACHE_MAX = 20_000
 
 
 # --- odds --------------------------------------------------------------------------------
+def battle_developments(game: Game, state: GameState, attackers: Iterable[str],
+                        defenders: Iterable[str]) -> BattleDevelopments | None:
+    """The developments (Phase 1: Research & Development) of the powers on each side of a
+    battle, for the calculator; None when neither side has one. Several enemy powers in one
+    threat count the union of theirs (an upper bound: a decision of ours, the bot's guess)."""
+    att: frozenset[str] = frozenset().union(*(developments(state, p) for p in set(attackers)))
+    dfn: frozenset[str] = frozenset().union(*(developments(state, p) for p in set(defenders)))
+    if not att and not dfn:
+        return None
+    return BattleDevelopments(research_table(game), att, dfn)
+
+
 def battle_odds(
-    game: Game, att: Force, dfn: Force, rounds: int = CALC_ROUNDS
+    game: Game, att: Force, dfn: Force, rounds: int = CALC_ROUNDS,
+    devs: BattleDevelopments | None = None,
 ) -> tuple[float, float, float, float]:
     """(P(attacker wins), P(it wins and can capture), attacker's and defender's expected
-    IPC loss) over at most `rounds` rounds, cached per forces (the cache is only a memo)."""
+    IPC loss) over at most `rounds` rounds with the sides' developments `devs` (see
+    `battle_developments`), cached per forces (the cache is only a memo)."""
     if not att.units:
         return (0.0, 0.0, 0.0, 0.0)
     cat = world(game).catalog
     if not dfn.units:
         cap = any(cat[u].capture for u, _ in att.units)
         return (1.0, 1.0 if cap else 0.0, 0.0, 0.0)
-    key = (id(cat), att, dfn, rounds)
+    empty: frozenset[str] = frozenset()
+    key = (id(cat), att, dfn, rounds, devs.attacker if devs else empty,
+           devs.defender if devs else empty)
     hit = _CALC_CACHE.get(key)
     if hit is not None:
         return hit
     try:
-        r = calculate(att, dfn, cat, max_rounds=rounds, attacker_can_retreat=False)
+        r = calculate(att, dfn, cat, max_rounds=rounds, attacker_can_retreat=False,
+                      developments=devs)
         out = (r.attacker_win, r.capture, r.attacker_ipc_loss, r.defender_ipc_loss)
     except WartableError:
         out = (0.0, 0.0, 0.0, 0.0)
@@ -81,13 +107,14 @@ def battle_odds(
     return out
 
 
-def win_chance(game: Game, att: Force, dfn: Force) -> float:
+def win_chance(game: Game, att: Force, dfn: Force,
+               devs: BattleDevelopments | None = None) -> float:
     """P(the attacker wins and may capture) over CALC_ROUNDS rounds."""
     if not att.units:
         return 0.0
     if not dfn.units:
         return 1.0
-    return battle_odds(game, att, dfn)[0]
+    return battle_odds(game, att, dfn, devs=devs)[0]
 
 
 def force_of(units: Iterable[str]) -> Force:
@@ -200,15 +227,16 @@ def _combat_move(game: Game, state: GameState, p: Prompt) -> list[tuple[Action, 
         if not enemy and here:
             continue  # already taken (one unit is enough for an empty territory)
         dfn = battle.force(enemy)
+        devs = battle_developments(game, state, [power], {q.side for q in enemy})
         if not enemy:
             ms = sorted(ms, key=lambda m: (w.catalog[m[1]].cost, m[0]))[:1]
-        chance = win_chance(game, force_of(here + [t for _, t in ms]), dfn)
+        chance = win_chance(game, force_of(here + [t for _, t in ms]), dfn, devs)
         if chance < ATTACK_P:
             continue
         if enemy:  # the fewest units (cheapest first) that win often enough, else them all
             ms = sorted(ms, key=lambda m: (w.catalog[m[1]].cost, m[0]))
             for k in range(1, len(ms)):
-                pk = win_chance(game, force_of(here + [t for _, t in ms[:k]]), dfn)
+                pk = win_chance(game, force_of(here + [t for _, t in ms[:k]]), dfn, devs)
                 if pk >= SEND_P:
                     ms, chance = ms[:k], pk
                     break
@@ -276,11 +304,13 @@ def _mobilize(game: Game, state: GameState, p: Prompt) -> list[Action]:
 def press_or_retreat(game: Game, state: GameState, p: Prompt) -> list[Action]:
     space = str(state.var("battle"))
     power = state.active_side
+    dfn_pieces = battle.defenders(game, state, space, power)
     att = battle.force(battle.attackers(game, state, space, power))
-    dfn = battle.force(battle.defenders(game, state, space, power))
+    dfn = battle.force(dfn_pieces)
+    devs = battle_developments(game, state, [power], {q.side for q in dfn_pieces})
     press = button(p, "press")
     retreat = button(p, "retreat")
-    if win_chance(game, att, dfn) >= PRESS_P or not retreat:
+    if win_chance(game, att, dfn, devs) >= PRESS_P or not retreat:
         return press + retreat
     return retreat + press
 
@@ -368,7 +398,7 @@ def explained_action(
     if level == "strong":
         from wartable.games.aa_anniversary import bot_strong  # it builds on this module
 
-        ranked = bot_strong.ranked(session, budget)
+        ranked = bot_strong.ranked(session, budget, p)
     else:
         ranked = ranked_explained(session)
     for a, why in ranked:

@@ -410,6 +410,12 @@ def move_costs(game: Game, state: GameState, piece: Piece, combat: bool) -> dict
     return out
 
 
+def reach(game: Game, state: GameState, piece: Piece, combat: bool) -> dict[str, float]:
+    """Every space the unit could move to, before the rules on where a move may end (for a
+    planner: an empty transport's reach before it carries an assault)."""
+    return _move_costs(game, state, piece, combat)
+
+
 def _move_costs(game: Game, state: GameState, piece: Piece, combat: bool) -> dict[str, float]:
     if not can_move(game, piece, combat) or (not combat and fought(game, state, piece)):
         return {}
