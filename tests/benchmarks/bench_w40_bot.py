@@ -3,7 +3,9 @@
 Every side of a standard game is played by the level for `--rounds` game turns; the time
 spent choosing actions (not applying them) is summed per side's player turn (the set-up
 included in turn 1). "strong@1s" is the strong level under a time limit of one second per
-side's turn (the budget the CLI passes with --turn-seconds 1).
+side's turn (the budget the CLI passes with --turn-seconds 1). Fog of war is on (the
+default option): every level decides from its side's view (bot_view.view [7.3]), and that
+view's cost is part of the time.
 
 Run: PYTHONPATH=desktop:tests python tests/benchmarks/bench_w40_bot.py [--rounds N]
 """

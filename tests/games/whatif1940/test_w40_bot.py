@@ -432,3 +432,93 @@ def test_4_2_the_strong_german_west_screens_the_ruhr_on_the_french_side() -> Non
     fast = bot_eval.context(G, B, s, GERMAN, WEST, "fast")
     assert all(h in strong.keys for h in scr)
     assert not any(h in fast.keys for h in scr if not B.hex(h).city)
+
+
+# --- the strong German's western defence [4.2, 8.1, 11.16] -------------------------------------
+
+def test_8_1_the_strong_german_suppresses_the_anglo_french_aircraft_the_fast_one_none() -> None:
+    """The Anglo-French aircraft give each Allied attack on a Ruhr hex a column [8.4]: the
+    strong German flies air superiority against them (and not the Soviet one) [8.1]."""
+    s = goto(_ready(), "german_air", 2)
+    for level in ("strong", "fast"):
+        a = choose(s, level)
+        if level == "fast":
+            assert a.verb == "end_step"
+            continue
+        assert a.verb == "suppress"
+        assert s.piece(str(a.args["target"])).side == "anglo_french"
+    ses = session_at(s)
+    rng = Rng.from_seed("air")
+    while ses.state.var("air_superiority", ()) is not None and \
+            G.position(ses.state).step.id == "german_air":
+        a, rng = bot.choose_action(ses, rng, "strong")
+        ses = ses.submit(a)
+    gone = set(ses.state.var("air_suppressed", ()))
+    assert gone == {"anglo_french.brit_aircraft.1", "anglo_french.fr_aircraft.1"}
+
+
+def test_11_16_the_strong_german_spares_the_last_unit_holding_a_ruhr_hex() -> None:
+    """A bloodbath loss among a reduced corps alone in a Ruhr hex, a reduced corps outside
+    and a full one in the Ruhr with a mate: the strong level takes the step from the one
+    outside first, then the full one, and the Ruhr's last unit last (an empty Ruhr hex falls
+    to its one-step garrison [4.2, 11.21]); the fast level, the full corps first [11.16]."""
+    ruhr1, ruhr2 = "2008", "2308"
+    out = next(h for h in B.neighbors[ruhr1] if not B.hex(h).ruhr and B.map_of(h) == WEST)
+    s = put(base(), INF[0], ruhr1, **{A_STEP: 2})  # alone in the Ruhr, one step left
+    s = put(s, INF[1], out, **{A_STEP: 2})
+    s = put(put(s, INF[2], ruhr2), INF[3], ruhr2)  # full, with a mate
+    ids = [INF[0], INF[1], INF[2]]
+    assert bot.loss_order(G, s, ids, "strong") == [INF[1], INF[2], INF[0]]
+    assert bot.loss_order(G, s, ids, "fast")[0] == INF[2]
+
+
+def test_4_2_the_strong_german_counterattacks_a_stack_next_to_the_ruhr_at_1_to_1() -> None:
+    """An Allied stack next to a Ruhr hex is attacked at 1:1 with the Ruhr's own holders
+    (who do not advance [11.13]); the same odds anywhere else in the west are no attack
+    (the defender's 3:1 [11.3])."""
+    ruhr = "2008"
+    n = next(h for h in B.neighbors[ruhr] if B.map_of(h) == WEST and not B.hex(h).ruhr
+             and plain(h) and not B.side_features(ruhr, h))
+    s = put(put(base(), "anglo_french.fr_infantry.1", n), "anglo_french.fr_infantry.2", n)
+    s = put(put(s, INF[0], ruhr), INF[1], ruhr)  # 10 against 10: 1:1 [11.3]
+    s = goto(s, "german_west_combat", 2).with_var(V_AIR_USED, AIR)
+    strong = bot_eval.attack_options(G, B, s, GERMAN, WEST, "strong")
+    assert [(a.target, a.column, set(a.attackers)) for a in strong] == \
+        [(n, "1-1", {INF[0], INF[1]})]
+    assert bot_eval.ruhr_threats(B, s, [n]) == {n}
+    far = next(h for h in B.labels(WEST) if B.hex(h).region == "Greater Germany" and plain(h)
+               and B.distances([ruhr], 99).get(h, 0) >= 5 and all(
+                   plain(x) and not B.side_features(h, x) and B.map_of(x) == WEST
+                   for x in B.neighbors[h]))
+    a2 = next(x for x in B.neighbors[far])
+    s2 = put(put(base(), "anglo_french.fr_infantry.1", far), "anglo_french.fr_infantry.2", far)
+    s2 = put(put(s2, INF[0], a2), INF[1], a2)
+    s2 = goto(s2, "german_west_combat", 2).with_var(V_AIR_USED, AIR)
+    assert not bot_eval.ruhr_threats(B, s2, [far])
+    assert bot_eval.attack_options(G, B, s2, GERMAN, WEST, "strong") == []
+
+
+def test_4_2_the_strong_german_wants_two_units_in_a_ruhr_hex_an_enemy_can_reach() -> None:
+    """Two in a Ruhr hex, one in a screen hex, when an Allied unit is within a west move
+    (6 MF + 1 [2.10]); none while the enemy is far."""
+    ruhr = "2008"
+    scr = bot_eval.screen(B, base())[0]
+    d = B.distances([ruhr], 99)
+    near = next(h for h in B.labels(WEST) if d.get(h) == 4 and plain(h))
+    s = put(base(), "anglo_french.fr_infantry.1", near)
+    ctx = bot_eval.context(G, B, s, GERMAN, WEST, "strong")
+    assert ctx.dist_enemy[scr] <= 7  # (the screen hexes touch the Ruhr)
+    assert bot_eval.wanted(ctx, ruhr) == 2
+    assert bot_eval.wanted(ctx, scr) == 1
+    far = next(h for h in B.labels(WEST) if d.get(h, 0) >= 15 and plain(h)
+               and B.distances([scr], 99).get(h, 0) >= 15)
+    ctx2 = bot_eval.context(G, B, put(base(), "anglo_french.fr_infantry.1", far), GERMAN,
+                            WEST, "strong")
+    assert bot_eval.wanted(ctx2, ruhr) == 0 and bot_eval.wanted(ctx2, scr) == 0
+
+
+def test_4_3_the_strong_german_keeps_a_full_stack_in_a_taken_moscow() -> None:
+    s = put(base(), PZ[0], MOSCOW).with_var(V_CONTROL, FrozenMap({MOSCOW: GERMAN}))
+    ctx = bot_eval.context(G, B, s, GERMAN, EAST, "strong")
+    assert ctx.keys[MOSCOW] == 8.0
+    assert bot_eval.wanted(ctx, MOSCOW) == 3  # the east stacking limit [7.4]

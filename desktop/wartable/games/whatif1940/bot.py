@@ -13,18 +13,27 @@ never gets stuck (the last resort is any legal candidate, as random play picks).
                           (the Ruhr [4.2], Moscow and the cities [4.3]; bot_eval.fill_keys)
   strategic transfer      units Eligible to Leave the GSRHB to the west map until it holds
   [12.1-12.3]             WEST_GARRISON German units, then east; none sent into the box
-  prepared assaults [11]  the best attack at the level's column (bot_eval.attack_options)
-  battle frames           all aircraft [8.4]; lose steps from the weakest full unit
-                          [11.16, 11.20]; one step each in a chosen bloodbath; a forced
+  air superiority [8.1]   the strong German suppresses both Anglo-French aircraft (the
+                          columns they give an attack on the Ruhr [4.2, 8.4]); fast: none
+  prepared assaults [11]  the best attack at the level's column (bot_eval.attack_options);
+                          the strong German west hits any Allied stack next to the Ruhr
+                          from 1:1, with the Ruhr's holders (who then stay [11.13])
+  battle frames           all aircraft [8.4] (the strong German none in a west attack:
+                          they fly in the east); lose steps from the weakest full unit
+                          [11.16, 11.20] (strong: the last unit in a Ruhr hex or Moscow
+                          last); one step each in a chosen bloodbath; a forced
                           DR conversion to BB when the attackers have more steps, else
                           AL1 [11.19]; retreat rather than DL1 [11.19]; advance every
                           victor [11.13] (the strong German: not out of a key hex into a lesser one)
   replacements [9.9-9.11] restore while offered
   Soviet reinforcements   each waiting unit to its best entry hex [9.5]
-  other steps and frames  end the step / the first option offered (air superiority and
-                          interdiction [8.1-8.3], the fronts and boxes [12.4-12.8],
+  other steps and frames  end the step / the first option offered (interdiction [8.3],
+                          the fronts and boxes [12.4-12.8],
                           mobile assaults [10.15] and neutrality violations [3.6] are
                           never chosen yet)
+Fog of war [7.3]: every choice is weighed on the deciding side's view (bot_view.view: the
+units beneath an enemy top estimated as that side's typical counter), never the real
+state; the actions name its own units and are checked on the real state by the engine.
 Dice are rolled digitally from the caller's Rng. Pure: no `random`, files or clock; a
 time limit comes in as `budget` (False = stop thinking and play what is planned).
 """
@@ -40,20 +49,22 @@ from wartable.engine.loop import deciding_side
 from wartable.engine.randomplay import random_action
 from wartable.engine.rules import Game
 from wartable.engine.session import Session
-from wartable.games.whatif1940 import bot_eval, units
+from wartable.games.whatif1940 import bot_eval, bot_view, units
 from wartable.games.whatif1940.board import Board, board_of
 from wartable.games.whatif1940.ids import (
     A_MOVED,
     A_STEP,
+    ANGLO_FRENCH,
     EAST,
     FRANCE,
     GERMAN,
     GERMAN_POOL,
     GSRHB_ELIGIBLE,
+    MOSCOW,
     WEST,
 )
-from wartable.games.whatif1940.steps import combat, combat_odds, movement, setup
-from wartable.model.state import GameState
+from wartable.games.whatif1940.steps import airpower, combat, combat_odds, movement, setup
+from wartable.model.state import GameState, Piece
 
 LEVELS = ("strong", "fast", "random")
 Budget = Callable[[], bool]  # True while the bot may keep thinking (a time limit per turn)
@@ -76,7 +87,7 @@ def _end(p: Prompt) -> list[Action]:
 
 # --- steps -----------------------------------------------------------------------------------
 
-RUHR_GUARD = 10  # strong: German infantry set up in the Ruhr hexes before the automatic rest
+RUHR_GUARD = 12  # strong: German infantry set up in the Ruhr hexes before the automatic rest
 
 
 def _setup(game: Game, board: Board, state: GameState, p: Prompt, step_id: str,
@@ -145,7 +156,7 @@ def _reinforce(game: Game, board: Board, state: GameState, p: Prompt, side: str,
     return _plain(acts + _end(p))
 
 
-WEST_GARRISON = 18  # German ground units wanted on the west map (ours): the Ruhr [4.2]
+WEST_GARRISON = 20  # German ground units wanted on the west map (ours): the Ruhr [4.2]
 
 
 def _transfer(game: Game, board: Board, state: GameState, p: Prompt, level: str) -> Ranked:
@@ -172,13 +183,30 @@ def _transfer(game: Game, board: Board, state: GameState, p: Prompt, level: str)
     return acts + _plain(_end(p))
 
 
+SUPPRESS_SIDES = (ANGLO_FRENCH,)  # strong: whose aircraft the Luftwaffe suppresses [8.1]
+
+
+WEST_ATTACK_AIR = False  # strong: the Luftwaffe supports German attacks on the west map
+
+
+def _air_superiority(state: GameState, p: Prompt, level: str) -> Ranked:
+    """[8.1] The strong German suppresses the Anglo-French aircraft: each gives the Allied
+    attack on a Ruhr hex a column [8.4], the difference between a held Ruhr and a lost
+    game [4.2]; the other Luftwaffe units fly in the east."""
+    if level != "strong":
+        return _plain(_end(p))
+    out = [(a, "Air superiority over the west [8.1]") for a in _buttons(p, airpower.VERB)
+           if state.piece(str(a.args.get("target"))).side in SUPPRESS_SIDES]
+    return out[:1] + _plain(_end(p))
+
+
 def _step(game: Game, state: GameState, p: Prompt, level: str,
-          budget: Budget | None) -> Ranked:
+          budget: Budget | None, real: GameState) -> Ranked:
     board = board_of(game)
     pos = game.position(state)
     kind, sid = pos.step.kind, pos.step.id
     if p.side != pos.side:
-        return _plain(list(game.rules.candidate_actions(game, state, p)))
+        return _plain(list(game.rules.candidate_actions(game, real, p)))
     if kind == "setup":
         return _setup(game, board, state, p, sid, level)
     if kind == "declare_order":
@@ -192,24 +220,42 @@ def _step(game: Game, state: GameState, p: Prompt, level: str,
         return _plain(_buttons(p, "replace_step") + _end(p))
     if kind == "strategic_transfer" and pos.side == GERMAN:
         return _transfer(game, board, state, p, level)
+    if kind == airpower.KIND:
+        return _air_superiority(state, p, level)
     if kind == "soviet_reinforcement":
         return _reinforce(game, board, state, p, pos.side, level)
-    cands = list(game.rules.candidate_actions(game, state, p))
+    cands = list(game.rules.candidate_actions(game, real, p))
     return _plain(_end(p) + [a for a in cands if a.verb != END_STEP])
 
 
 # --- frames ----------------------------------------------------------------------------------
 
-def loss_order(game: Game, state: GameState, ids: list[str]) -> list[str]:
+def loss_order(game: Game, state: GameState, ids: list[str],
+               level: str = "fast") -> list[str]:
     """Which unit loses a step first [11.16, 11.20]: the intrinsic garrison, then full
-    two-step units (a step lost, not a unit), infantry before armour, the weakest first."""
-    def key(pid: str) -> tuple[int, int, int, str]:
+    two-step units (a step lost, not a unit), infantry before armour, the weakest first.
+    The strong level first spares the units holding a Ruhr hex or Moscow, above all the
+    last one there: an empty Ruhr hex is left to its one-step garrison [4.2, 11.21]."""
+    board = board_of(game)
+
+    def held(q: Piece) -> int:
+        if level != "strong" or not board.on_map(q.location):
+            return 0
+        h = board.hex(q.location)
+        if not (h.ruhr and q.side == GERMAN) and not (q.location == MOSCOW and q.side != GERMAN):
+            return 0
+        mates = [o for o in state.pieces_at(q.location) if o.side == q.side
+                 and units.is_ground(game, o)]
+        return 2 if len(mates) == 1 and not (q.attrs.get(A_STEP) != 2
+                                             and units.full_steps(game, q) > 1) else 1
+
+    def key(pid: str) -> tuple[int, int, int, int, str]:
         if pid.startswith(combat.GARRISON) or pid not in state.pieces:
-            return (-1, 0, 0, pid)
+            return (-1, -1, 0, 0, pid)
         q = state.piece(pid)
         f = combat_odds.factors(game, state, q) or combat_odds.typical(game, q)
         last = q.attrs.get(A_STEP) == 2 or units.full_steps(game, q) == 1
-        return (1 if last else 0, int(units.is_mech(game, q)), f[0] + f[1], pid)
+        return (held(q), 1 if last else 0, int(units.is_mech(game, q)), f[0] + f[1], pid)
 
     return sorted(ids, key=key)
 
@@ -250,14 +296,18 @@ def _advance(game: Game, state: GameState, p: Prompt, level: str) -> list[Action
     return [a for a in acts if a not in keep] + keep
 
 
-def _frame(game: Game, state: GameState, p: Prompt, level: str) -> Ranked:
+def _frame(game: Game, state: GameState, p: Prompt, level: str, real: GameState) -> Ranked:
     kind = state.frames[-1].kind
     if kind == combat.F_AIR:  # all the aircraft available [8.4]
         air = sorted(_buttons(p, "air"), key=lambda a: -int(a.args.get("count", 0)))
+        b = combat.battle(state)
+        if level == "strong" and p.side == GERMAN and b.get("map") == WEST and \
+                state.frames[-1].data.get("role") == "attack" and not WEST_ATTACK_AIR:
+            air.reverse()  # the Luftwaffe left after [8.1] flies in the east [4.3]
         return _plain(air)
     if kind == combat.F_LOSS:
         loss = _buttons(p, "lose_step")
-        order = loss_order(game, state, [str(a.args.get("piece")) for a in loss])
+        order = loss_order(game, state, [str(a.args.get("piece")) for a in loss], level)
         return _plain(sorted(loss, key=lambda a: order.index(str(a.args.get("piece")))))
     if kind == combat.F_BB:
         return _plain(sorted(_buttons(p, "bb"), key=lambda a: int(a.args.get("steps", 0))))
@@ -268,19 +318,24 @@ def _frame(game: Game, state: GameState, p: Prompt, level: str) -> Ranked:
                              key=lambda a: a.args.get("result") != convert_choice(game, state)))
     if kind == combat.F_ADVANCE:
         return _plain(_advance(game, state, p, level))
-    cands = list(game.rules.candidate_actions(game, state, p))
+    cands = list(game.rules.candidate_actions(game, real, p))
     done = [a for a in cands if a.verb in ("done", "efst_done")]
     return _plain(done + [a for a in cands if a not in done])
 
 
-def ranked(session: Session, level: str, budget: Budget | None = None) -> Ranked:
+def ranked(session: Session, level: str, budget: Budget | None = None,
+           prompt: Prompt | None = None) -> Ranked:
     """The bot's proposals for the deciding side, best first, with a reason where it has
-    one. Only the prompt's own options are proposed."""
-    game, state = session.game, session.state
-    p = session.prompt(deciding_side(state))
+    one. Only the prompt's own options are proposed. Everything is weighed on the side's
+    view, never the real state [7.3] (bot_view: hidden units estimated)."""
+    game = session.game
+    side = deciding_side(session.state)
+    p = prompt if prompt is not None else session.prompt(side)
+    state = bot_view.view(game, session.state, side)
+    # (the prompt's options are enumerated on the real state: they are the side's own)
     if state.frames:
-        return _frame(game, state, p, level)
-    return _step(game, state, p, level, budget)
+        return _frame(game, state, p, level, session.state)
+    return _step(game, state, p, level, budget, session.state)
 
 
 def choose_action(session: Session, rng: Rng, level: str = "fast",
@@ -303,7 +358,7 @@ def explained_action(session: Session, rng: Rng, level: str = "fast",
     if p.dice is not None:  # the bot plays digital dice
         vals, rng = rng.roll_many(p.dice.count, p.dice.sides)
         return Action.make(DICE, side, values=vals), rng, ""
-    for a, why in ranked(session, level, budget):
+    for a, why in ranked(session, level, budget, p):
         try:
             session.submit(a)
         except IllegalAction:

@@ -2,6 +2,9 @@
 attack to declare, and how good a hex is for a unit to end its move in. Pure functions of
 the state, tested on small hand-made positions (tests/games/whatif1940/test_w40_bot.py).
 
+Every function here reads `state` as the deciding side's view (bot_view.view): the bot
+never looks beneath the top of an enemy stack [7.3].
+
 Roles: the German on the east map and the Anglo-French on the west map attack (toward
 Moscow and Leningrad; toward the Ruhr [4.2]); the Soviet and the German on the west map hold
 a line in front of what they must keep (Moscow [4.3]; the Ruhr [4.2]).
@@ -16,9 +19,13 @@ never sends them into an attack), and never leaves Moscow empty with a German in
 The strong Soviet also rings Moscow (its six neighbours, one unit each) once a German stack
 is within two German moves, and counts a German-held Moscow as its key hex (the Moscow
 Falls rolls go on while it is held [4.3]); the strong German west screens the Ruhr (the
-hexes in front of it on the French side, `screen`). Every Anglo-French level drives on the
-Ruhr alone [4.2]: German cities elsewhere are no goal (the strong level once aimed at them
-and lost the race against Moscow).
+hexes in front of it on the French side, `screen`): two corps in each Ruhr hex an Allied
+unit can reach next turn, one in each such screen hex (`wanted`), the rest drawn toward
+the Ruhr (GATHER), the other west cities left (they do not decide the game [4.2-4.4]),
+and every Allied stack next to a Ruhr hex counterattacked from 1:1 (`ruhr_threats`). The
+strong German east keeps a full stack (MOSCOW_HOLD) in a Moscow it has taken [4.3].
+Every Anglo-French level drives on the Ruhr alone [4.2]: German cities elsewhere are no
+goal (the strong level once aimed at them and lost the race against Moscow).
 """
 
 from __future__ import annotations
@@ -46,10 +53,13 @@ from wartable.model.state import GameState, Piece
 # The attacker's worth of each CRT result [11.14-11.20]: ours, for ranking columns only.
 RESULT_VALUE = {"DE": 3.0, "DR": 1.5, "DL1": 1.0, "BB": 0.3, "AS": 0.0, "AL1": -1.5}
 FAST_COLUMN = "2-1"  # the fast level attacks at this column or better
+COUNTER_COLUMN = "1-1"  # strong German west: counterattacks next to the Ruhr [4.2]
 STRONG_COLUMN = "3-1"  # the strong level's usual minimum [issue 7: "prefer >= 3:1"]
 KEY_FILL = 4.0  # fill_keys fills the key hexes worth this much: the Ruhr, Moscow, Leningrad
+GATHER = 0.6  # strong German west: the pull toward the Ruhr per hex [4.2] (others 0.25)
 RUHR_SCREEN = 4.0  # strong German west: the hexes in front of the Ruhr (bot_eval.screen)
 MOSCOW_RING = 4.5  # strong Soviet: Moscow's neighbours, held once a German can reach Moscow
+MOSCOW_HOLD = 3  # strong German: units kept in a taken Moscow (the east stacking limit [7.4])
 GERMAN_REACH = 13  # hexes a German stack may cover in one east movement phase (12 MF + 1)
 RING_REACH = 2 * GERMAN_REACH  # the ring is manned two German moves ahead (Soviets are slow)
 FAR = 99
@@ -107,9 +117,15 @@ def _strength(game: Game, state: GameState, p: Piece, defense: bool) -> int:
 
 def evaluate_attack(game: Game, board: Board, state: GameState, side: str, target: str,
                     ids: Sequence[str]) -> Attack | None:
-    pv = combat_odds.preview(game, board, state, ids, target)
-    if pv is None:
+    """The attack's odds on `state`, the side's view (bot_view.view): every unit there
+    counts, the stand-ins for those hidden beneath a top included [7.3]."""
+    attackers = [state.piece(i) for i in ids if i in state.pieces]
+    attackers = [p for p in attackers if combat_odds.may_attack(game, p)]
+    if not attackers or target not in board.hexes or (
+            not combat_odds.defenders(game, state, target, side)
+            and not combat_odds.garrison_defends(game, board, state, target, side)):
         return None
+    pv = combat_odds.compute(game, board, state, attackers, target)
     col = None if pv.automatic_al1 else pv.odds.final_column
     conc = combat_odds.concentric(game, board, target,
                                   {state.piece(i).location for i in ids})
@@ -148,9 +164,12 @@ def attack_options(game: Game, board: Board, state: GameState, side: str, map_id
         # stays held [4.2] (the Soviet's holders still counterattack: measured better)
         ctx = context(game, board, state, side, map_id, level)
         keep = frozenset(p.id for ps in ctx.friends.values() for p in ps if holds(ctx, p))
+    threats = ruhr_threats(board, state, target_hexes=found) if keep else frozenset()
     out: list[Attack] = []
     for target, ps in sorted(found.items()):
-        ids = tuple(p.id for p in ps if p.id not in keep)
+        # An Allied stack next to the Ruhr is hit by everything in reach, holders too:
+        # they fight from where they stand and do not advance out of it [11.13, 4.2].
+        ids = tuple(p.id for p in ps if p.id not in keep or target in threats)
         if not ids:
             continue
         a = evaluate_attack(game, board, state, side, target, ids)
@@ -159,6 +178,8 @@ def attack_options(game: Game, board: Board, state: GameState, side: str, map_id
         need = least
         if level == "strong" and (role(side, map_id) == "attack" or board.hex(target).city):
             need = min(need, column_rank(game, FAST_COLUMN))  # the attacker; cities count
+        if target in threats:
+            need = min(need, column_rank(game, COUNTER_COLUMN))
         if column_rank(game, a.column) < need:
             continue
         if level == "strong":
@@ -167,6 +188,15 @@ def attack_options(game: Game, board: Board, state: GameState, side: str, map_id
     bonus = 0.5 if level == "strong" else 0.0
     out.sort(key=lambda a: (-(a.value + (bonus if a.concentric else 0.0)), a.target))
     return out
+
+
+def ruhr_threats(board: Board, state: GameState,
+                 target_hexes: Iterable[str]) -> frozenset[str]:
+    """Of the target hexes, those next to a Ruhr hex [4.2]: the strong German west's
+    counterattacks."""
+    return frozenset(t for t in target_hexes
+                     if any(board.hex(n).ruhr for n in board.neighbors[t]
+                            if board.map_of(n) == WEST))
 
 
 # --- movement -------------------------------------------------------------------------------
@@ -207,13 +237,19 @@ class MoveContext:
 
 
 def _weighted(board: Board, goals: dict[str, float]) -> dict[str, float]:
-    """min over goals of (hexes to the goal - its bonus)."""
+    """min over goals of (hexes to the goal - its bonus). Kept on the board: the goals
+    (cities held) rarely change from one move to the next. Read-only for callers."""
+    key = ("bot_weighted", tuple(sorted(goals.items())))
+    hit: dict[str, float] | None = board.memo.get(key)
+    if hit is not None:
+        return hit
     out: dict[str, float] = {}
     for g, bonus in goals.items():
         for h, d in board.distances([g], FAR).items():
             v = d - bonus
             if v < out.get(h, float(FAR)):
                 out[h] = v
+    board.memo[key] = out
     return out
 
 
@@ -257,7 +293,8 @@ def context(game: Game, board: Board, state: GameState, side: str, map_id: str,
     else:  # the German in the west keeps the Ruhr [4.2] and the cities before it
         for h in board.labels(WEST):
             x = board.hex(h)
-            if x.city and control.controller(board, state, h) == GERMAN:
+            if x.city and control.controller(board, state, h) == GERMAN and \
+                    (x.ruhr or level != "strong"):  # strong: the Ruhr alone decides [4.2]
                 keys[h] = 6.0 if x.ruhr else 2.0
         goals = {h: 0.0 for h in board.labels(WEST) if board.hex(h).ruhr}
         if level == "strong":  # a screen: no Allied stack next to a Ruhr hex [4.2]
@@ -315,7 +352,7 @@ def dest_score(ctx: MoveContext, p: Piece, hex_id: str) -> float:
             else:
                 s += 0.4 * min(len(here), 1)
     else:
-        s -= 0.25 * goal
+        s -= (GATHER if ctx.side == GERMAN and strong else 0.25) * goal
         if hex_id in ctx.keys:
             s += ctx.keys[hex_id] * _key_share(ctx, hex_id, len(here))
         if dist_e < FAR:  # the Soviet holds a line; the German west holds the Ruhr first
@@ -347,7 +384,14 @@ def wanted(ctx: MoveContext, hex_id: str) -> int:
         return 0
     d = ctx.dist_enemy.get(hex_id, FAR)
     if role(ctx.side, ctx.map_id) == "attack":  # a prize taken: held whatever the threat
+        if hex_id == MOSCOW:  # a full stack: each turn held is a Moscow Falls roll [4.3]
+            return MOSCOW_HOLD
         return 2 if d <= 2 else 1
+    if ctx.side == GERMAN and ctx.map_id == WEST and ctx.level == "strong":
+        # The Ruhr first: two units in each Ruhr hex an enemy can reach, one in its screen
+        # (a lone unit in a Ruhr hex falls to any stack next to it [4.2])
+        near = d <= threat_range(ctx)
+        return (2 if ctx.board.hex(hex_id).ruhr else 1) if near else 0
     extra = 2 if hex_id == MOSCOW else 0  # Moscow falling ends the game [4.3]
     ring = ctx.side == SOVIET and hex_id in ctx.board.neighbors[MOSCOW]
     return 2 + extra if d <= 2 else 1 + extra if d <= threat_range(ctx) or ring else 0
