@@ -511,3 +511,30 @@ def test_phase6_mobilize_new_sea_units_even_in_a_hostile_sea_zone() -> None:
     st = act(st, "move", "italy", piece=dd, to="sz14")
     assert st.piece(dd).location == "sz14" and "ussr.destroyer.1" in st.pieces
     no_problems(st)
+
+
+def test_air_units_fighter_waits_for_a_new_carrier_even_in_a_hostile_sea_zone() -> None:
+    # pg. 26 note: "an eligible landing space may include a sea zone in which a new carrier
+    # will be placed"; pg. 22: "New sea units can enter play even in a hostile sea zone." A
+    # U.S. fighter that attacked the German destroyer in sz10 (next to the Eastern U.S.
+    # complex) and has no move left stays there; with a carrier bought this turn it is not
+    # lost at the end of Noncombat Move, and the carrier is placed under it.
+    def stranded(*extra: tuple[str, str, str]) -> GameState:
+        st = board(start(), US_COMPLEX, ("germany.destroyer.1", "destroyer", "sz10"),
+                   ("usa.fighter.1", "fighter", "sz10"),
+                   ("usa.fighter.2", "fighter", "central_united_states"), *extra)
+        st = at(st, "usa", "noncombat_move")
+        return _attrs(st, "usa.fighter.1", cm=True, mp=4.0)
+
+    lost = _end(stranded(), "usa")  # no new carrier: lost (pg. 26)
+    assert "usa.fighter.1" not in lost.pieces
+    st = stranded(NEW_CARRIER)
+    assert "sz10" not in moves(st, "usa.fighter.2")  # Noncombat Move enters no hostile space
+    st = _end(st, "usa")
+    assert st.piece("usa.fighter.1").location == "sz10"
+    st = at(st, "usa", "mobilize")
+    st = act(st, "move", "usa", piece="usa.carrier.n1", to="sz10")
+    st = _end(st, "usa")
+    assert st.piece("usa.fighter.1").location == "sz10"
+    assert st.piece("usa.carrier.n1").location == "sz10"
+    no_problems(st)

@@ -7,8 +7,8 @@ its move in a sea zone where such a carrier can be placed (next to a complex of 
 with production left, pg. 26 note), two fighters per carrier. The fighter is then safe at
 the end of Noncombat Move, the carrier must be placed there (steps/mobilize.py), and
 fighters still without a carrier when Mobilize ends are lost (`after_mobilize`). New sea
-units may be placed even in a hostile sea zone (pg. 22); a fighter cannot end a Noncombat
-Move in one, so it counts on a new carrier there only if it stayed after a battle.
+units may be placed even in a hostile sea zone (pg. 22); a fighter cannot fly into one in
+Noncombat Move, but one still there after a battle may wait for a new carrier.
 
 Carriers must move to pick up fighters (pg. 21, 26, 28): a fighter may end its Noncombat
 Move in a sea zone that one of its power's carriers that moved in neither move phase can

@@ -473,8 +473,9 @@ def _move_costs(game: Game, state: GameState, piece: Piece, combat: bool) -> dic
         for loc, c in reach.cost.items():
             if loc == piece.location:
                 continue
-            if not combat and not air_may_end(game, state, loc, power, piece.type):
-                continue
+            if not combat and (not air_may_end(game, state, loc, power, piece.type)
+                               or enemy_blocking_ships(game, state, loc, power)):
+                continue  # Noncombat Move enters no hostile space (pg. 21)
             # Combat Move: an aircraft keeps enough movement to reach a landing space
             # afterwards (Air Units, pg. 26; no suicide attacks).
             if combat and c + land_in.get(loc, 99.0) > budget:
@@ -637,8 +638,12 @@ def air_may_end(game: Game, state: GameState, loc: str, power: str, unit: str) -
             and loc not in state.var("captured", ())
             and not enemy_units(game, state, loc, power)
         )
-    if unit != "fighter" or enemy_blocking_ships(game, state, loc, power):
+    if unit != "fighter":
         return False
+    if enemy_blocking_ships(game, state, loc, power):
+        # "New sea units can enter play even in a hostile sea zone" (pg. 22): a fighter
+        # still there after a battle may wait for a new carrier (pg. 26 note).
+        return landing.pending_carrier_room(game, state, loc, power) > 0
     return (carrier_room(game, state, loc, power)
             + landing.pending_carrier_room(game, state, loc, power) > 0
             or loc in landing.carrier_reach(game, state, power, False))
@@ -838,7 +843,8 @@ def land_aircraft(game: Game, state: GameState, power: str) -> Outcome:
             ok = (
                 p.type == "fighter"
                 and p.id not in no_deck
-                and not enemy_blocking_ships(game, state, p.location, power)
+                and (not enemy_blocking_ships(game, state, p.location, power)
+                     or landing.pending_carrier_room(game, state, p.location, power) > 0)
             )
         else:
             ok = air_may_end(game, state, p.location, power, p.type)
