@@ -220,10 +220,11 @@ class BattleBoard(QWidget):
         power = state.active_side
         d = game.definition
         defender = battle.defending_power(game, state, self.battle_space, power)
+        foe = d.side(defender).name if defender else "no defender left"
         self.heading.setText(f"Battle in {space_name(game, self.battle_space)}: "
-                             f"{d.side(power).name} attacks {d.side(defender).name}")
+                             f"{d.side(power).name} attacks {foe}")
         self.att_box.setTitle(f"Attacker: {d.side(power).name} — columns by attack value")
-        self.def_box.setTitle(f"Defender: {d.side(defender).name} — columns by defense value")
+        self.def_box.setTitle(f"Defender: {foe} — columns by defense value")
         top = state.top_frame
         frame = top if top is not None and top.kind in battle.FRAMES else None
         self._fill_columns(game, state, power, frame)

@@ -625,3 +625,28 @@ def test_china_rules_flying_tigers_stay_in_china() -> None:
     reach = set(moves(ncm, "china.fighter.1"))
     assert "hupeh" in reach and "sikang" in reach
     assert not reach & {"burma", "india", "french_indo_china_thailand"}
+
+
+def test_general_combat_step5_the_defender_stays_known_after_its_last_unit_falls() -> None:
+    # General Combat, Steps 3-5 (pg. 18-19): both sides fire before casualties are removed,
+    # so the attacker may still be choosing its casualties after the last defender is gone.
+    # The battle (the battle board's heading, the defender's developments) is still against
+    # Japan: a U.S. destroyer and a Japanese destroyer in sz10 hit each other.
+    st = board(start(), ("usa.destroyer.1", "destroyer", "sz11"),
+               ("usa.destroyer.2", "destroyer", "sz11"),
+               ("japan.destroyer.1", "destroyer", "sz10"))
+    st = at(st, "usa", "combat_move")
+    st = act(st, "move", "usa", piece="usa.destroyer.1", to="sz10")
+    st = act(st, "move", "usa", piece="usa.destroyer.2", to="sz10")
+    st = at(st, "usa", "conduct_combat")
+    st = act(st, "fight", "usa", space="sz10")
+    assert dice_asked(st) == 3  # two attacking destroyers, one defending
+    st = act(st, DICE, "usa", values=(1, 6, 1))  # one hit each way
+    for _ in range(3):  # casualty choices until the attacker's own
+        top = st.top_frame
+        if top is None or top.data.get("role") == "attacker":
+            break
+        st = act(st, "casualties", top.side, lost={"destroyer": 1})
+    assert "japan.destroyer.1" not in st.pieces
+    assert st.top_frame is not None and st.top_frame.data.get("role") == "attacker"
+    assert battle.defending_power(game(), st, "sz10", "usa") == "japan"

@@ -164,7 +164,11 @@ def defending_power(game: Game, state: GameState, space: str, power: str) -> str
     ctl = controller(state, space)
     if any(p.side == ctl for p in defs):
         return ctl
-    return defs[0].side if defs else ctl
+    if defs:
+        return defs[0].side
+    # Every defender fell in this round (both sides fire before casualties are removed,
+    # General Combat Steps 3-5): the power that defended when the battle began.
+    return ctl or str(state.var("battle_defender", "") or "")
 
 
 def battle_values(game: Game, state: GameState) -> c.Catalog:
@@ -207,6 +211,7 @@ def fight(game: Game, state: GameState, power: str, action: Action) -> Outcome:
                             f"[{R_AMPHIBIOUS}: 1. Sea combat].")
     state, landing = land_assault(game, state, space, power)
     state = state.with_var("battle", space)
+    state = state.with_var("battle_defender", defending_power(game, state, space, power))
     att = force(attackers(game, state, space, power))
     dfn = force(defenders(game, state, space, power))
     ev = Event(
@@ -905,7 +910,8 @@ def done(game: Game, state: GameState, text: str) -> Outcome:
     for p in state.pieces_at(space):  # submerged subs are back on the map (pg. 30)
         if p.attrs.get("submerged"):
             state = state.with_piece(replace(p, attrs=p.attrs.remove("submerged")))
-    state = state.with_var("battle", None).with_var("withdrawn", ())
+    state = state.with_var("battle", None).with_var("withdrawn", ()).with_var(
+        "battle_defender", None)
     state = state.with_var("resolved", tuple(state.var("resolved", ())) + (space,))
     return Outcome(state, (Event("combat", text, state.active_side, R_PHASE),))
 
