@@ -22,6 +22,7 @@ from wartable.games.whatif1940.ids import (
     A_STEP,
     EAST,
     GERMAN,
+    GSRHB_ELIGIBLE,
     MOSCOW,
     SOVIET,
     USSR,
@@ -522,3 +523,61 @@ def test_4_3_the_strong_german_keeps_a_full_stack_in_a_taken_moscow() -> None:
     ctx = bot_eval.context(G, B, s, GERMAN, EAST, "strong")
     assert ctx.keys[MOSCOW] == 8.0
     assert bot_eval.wanted(ctx, MOSCOW) == 3  # the east stacking limit [7.4]
+
+
+def test_4_2_the_strong_anglo_french_close_up_to_the_ruhr_screen_one_corps_to_a_hex() -> None:
+    """The Ruhr sudden death [4.2] is a race: a lone French corps takes the hex nearer the
+    Ruhr though it touches two German stacks (the strong German east would not: the test
+    above); with the German east's lone-unit penalty the strong Anglo-French stood off the
+    Ruhr screen and won fewer games than the fast level (issue 7)."""
+    ruhr = [h for h in B.labels(WEST) if B.hex(h).ruhr]
+    to_ruhr = B.distances(ruhr, 99)
+    west = [h for h in B.labels(WEST) if plain(h) and not B.hex(h).ruhr
+            and 3 <= to_ruhr.get(h, 99) <= 8 and len(B.neighbors[h]) == 6]
+    fr = "anglo_french.fr_infantry.1"
+    for g1 in west:  # German stacks at g1 and g2 (neighbours); x touches both, y only g1
+        for g2 in B.neighbors[g1]:
+            if g2 not in west:
+                continue
+            xs = [h for h in B.neighbors[g1] if h in B.neighbors[g2] and h in west]
+            ys = [h for h in B.neighbors[g1] if h not in B.neighbors[g2] and h != g2
+                  and h in west]
+            pairs = [(x, y) for x in xs for y in ys if to_ruhr[x] < to_ruhr[y]]
+            if pairs:
+                break
+        else:
+            continue
+        break
+    x, y = pairs[0]
+    s = put(put(base(), INF[0], g1), INF[1], g2)
+    s = put(s, fr, y)
+    strong = bot_eval.context(G, B, s, "anglo_french", WEST, "strong")
+    assert bot_eval.exposure(strong, x) == 2 and bot_eval.exposure(strong, y) == 1
+    assert strong.dist_goal[x] < strong.dist_goal[y]
+    assert [m.to for m in bot_eval.best_moves(strong, [(fr, (x, y))])] == [x]
+
+
+def _transfer_top(on_west: int) -> str:
+    """The map the strong German's first strategic-transfer proposal [12.1] goes to, with
+    `on_west` infantry corps on the west map and one Eligible to Leave the GSRHB."""
+    inf = sorted(p for p in base().pieces if p.startswith("german.ger_infantry."))
+    spots = [h for h in B.labels(WEST) if plain(h)]  # one corps a hex
+    assert len(spots) > on_west
+    s = base()
+    for q in s.pieces_at(GSRHB_ELIGIBLE):  # the set-up's own transfers: out of the way
+        s = put(s, q.id, "box:dead")
+    for pid, h in zip(inf[:on_west], spots, strict=False):
+        s = put(s, pid, h)
+    s = put(s, inf[on_west], GSRHB_ELIGIBLE)
+    s = goto(s, "german_air_transfer", 2)
+    ranked = bot.ranked(session_at(s), "strong")
+    first = ranked[0][0]
+    assert first.args.get("piece") == inf[on_west], first
+    return B.map_of(str(first.args["to"]))
+
+
+def test_12_1_the_strong_german_transfers_west_until_the_ruhr_garrison_is_there() -> None:
+    """[12.1-12.3] Units Eligible to Leave the GSRHB go to the west map while it holds fewer
+    than WEST_GARRISON German ground units (the Ruhr decides the game [4.2]), then east."""
+    assert _transfer_top(bot.WEST_GARRISON - 1) == WEST
+    assert _transfer_top(bot.WEST_GARRISON) == EAST

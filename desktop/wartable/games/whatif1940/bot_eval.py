@@ -25,7 +25,9 @@ the Ruhr (GATHER), the other west cities left (they do not decide the game [4.2-
 and every Allied stack next to a Ruhr hex counterattacked from 1:1 (`ruhr_threats`). The
 strong German east keeps a full stack (MOSCOW_HOLD) in a Moscow it has taken [4.3].
 Every Anglo-French level drives on the Ruhr alone [4.2]: German cities elsewhere are no
-goal (the strong level once aimed at them and lost the race against Moscow).
+goal (the strong level once aimed at them and lost the race against Moscow), and the strong
+Anglo-French close up to the German line even one corps to a hex (the lone-unit penalty is
+the German east's only: with it they stood off the Ruhr screen and lost the race).
 """
 
 from __future__ import annotations
@@ -62,6 +64,7 @@ MOSCOW_RING = 4.5  # strong Soviet: Moscow's neighbours, held once a German can 
 MOSCOW_HOLD = 3  # strong German: units kept in a taken Moscow (the east stacking limit [7.4])
 GERMAN_REACH = 13  # hexes a German stack may cover in one east movement phase (12 MF + 1)
 RING_REACH = 2 * GERMAN_REACH  # the ring is manned two German moves ahead (Soviets are slow)
+LONE_PENALTY = 3.0  # strong German east: a lone unit next to two or more enemy stacks
 FAR = 99
 
 
@@ -345,8 +348,11 @@ def dest_score(ctx: MoveContext, p: Piece, hex_id: str) -> float:
             weakest = min(ctx.enemy[n] for n in board.neighbors[hex_id] if n in ctx.enemy)
             s += 1.0 + (1.0 if weakest <= 2 else 0.0)
         if strong:
-            if adj >= 2 and not here:
-                s -= 3.0  # a lone unit next to several enemy stacks [issue 7: coherent front]
+            if adj >= 2 and not here and ctx.side == GERMAN:
+                # a lone unit next to several enemy stacks [issue 7: coherent front]; not
+                # the Anglo-French: every hex in reach of the Ruhr touches two German
+                # stacks of its screen, and holding back lost them the race [4.2]
+                s -= LONE_PENALTY
             if units.is_mech(game, p):
                 s += 0.8 * sum(1 for q in here if units.is_mech(game, q))  # panzer stacks
             else:
