@@ -6,10 +6,8 @@ Soviet unit pays 1 MP per hex [10.2], doubled inside an interdiction zone [8.3].
 
 from __future__ import annotations
 
-from functools import cache
-
 import pytest
-from w40_helpers import act, board, clear, game, goto, moves, put, ready
+from w40_helpers import act, base, board, game, goto, moves, plain, put
 
 from wartable.core.errors import IllegalAction
 from wartable.engine.loop import prompt
@@ -35,20 +33,6 @@ BRIT, FR, VVS = ("anglo_french.brit_aircraft.1", "anglo_french.fr_aircraft.1",
                  "soviet.sov_aircraft.1")
 SOV = "soviet.sov_regular.1"
 INF = "german.ger_infantry.1"
-
-
-@cache
-def _ready() -> GameState:
-    return ready()
-
-
-def base() -> GameState:
-    return clear(_ready())
-
-
-def plain(h: str) -> bool:
-    x = B.hex(h)
-    return x.terrain == "clear" and not (x.red_row or x.city or x.town or x.fortified)
 
 
 def open_line(region: str, map_id: str) -> tuple[str, str, str, str]:

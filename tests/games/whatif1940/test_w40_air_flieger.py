@@ -8,10 +8,9 @@ provisional table by result (the test names the result it needs, not a die face)
 from __future__ import annotations
 
 from dataclasses import replace
-from functools import cache
 
 import pytest
-from w40_helpers import act, board, clear, game, goto, put, ready
+from w40_helpers import act, base, board, game, goto, plain, put
 
 from wartable.core.errors import IllegalAction
 from wartable.engine.loop import prompt
@@ -47,20 +46,6 @@ BRIT, FR, VVS = ("anglo_french.brit_aircraft.1", "anglo_french.fr_aircraft.1",
 SOV = "soviet.sov_regular.1"
 INF = "german.ger_infantry.1"
 MOVE, FIGHT = "german_east_move_d", "german_east_combat_e"
-
-
-@cache
-def _ready() -> GameState:
-    return ready()
-
-
-def base() -> GameState:
-    return clear(_ready())
-
-
-def plain(h: str) -> bool:
-    x = B.hex(h)
-    return x.terrain == "clear" and not (x.red_row or x.city or x.town or x.fortified)
 
 
 def quiet(h: str) -> bool:

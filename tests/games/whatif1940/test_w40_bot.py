@@ -11,7 +11,7 @@ from dataclasses import replace
 from functools import cache
 
 import pytest
-from w40_helpers import board, clear, game, goto, put, ready
+from w40_helpers import AIR, base, board, game, goto, plain, put, ready_default
 
 from wartable.core.frozen import FrozenMap
 from wartable.core.rng import Rng
@@ -37,24 +37,6 @@ G = game()
 B = board()
 INF = [f"german.ger_infantry.{i}" for i in range(1, 10)]
 PZ = [f"german.ger_panzer.{i}" for i in range(1, 6)]
-AIR = ("german.ger_aircraft.1", "german.ger_aircraft.2", "german.ger_aircraft.3",
-       "german.ger_aircraft.4", "anglo_french.brit_aircraft.1", "anglo_french.fr_aircraft.1",
-       "soviet.sov_aircraft.1")
-
-
-@cache
-def _ready() -> GameState:
-    return ready()
-
-
-def base() -> GameState:
-    """Turn 1 after set-up with every counter off the maps."""
-    return clear(_ready())
-
-
-def plain(h: str) -> bool:
-    x = B.hex(h)
-    return x.terrain == "clear" and not (x.red_row or x.city or x.town or x.fortified)
 
 
 @cache
@@ -348,7 +330,7 @@ def test_11_13_the_strong_german_west_does_not_advance_out_of_the_ruhr_or_its_li
 # --- scoring a game stopped by --rounds [4.4] -------------------------------------------------
 
 def test_4_4_a_stopped_game_goes_to_the_side_that_took_cities() -> None:
-    s = _ready()
+    s = ready_default()
     assert bot_match.score(G, s) == ("allied", "default")  # nothing changed: [4.4] default
     took = s.with_var(V_CONTROL, FrozenMap({"4510": GERMAN}))  # Minsk
     assert bot_match.city_balance(G, took) == 1
@@ -412,7 +394,7 @@ def test_4_2_the_strong_anglo_french_drive_on_the_ruhr_alone() -> None:
     levels, German-held cities or not."""
     ruhr = [h for h in B.labels(WEST) if B.hex(h).ruhr]
     to_ruhr = B.distances(ruhr, 99)
-    s = _ready()  # the set-up: German cities on the west map
+    s = ready_default()  # the set-up: German cities on the west map
     for level in ("strong", "fast"):
         ctx = bot_eval.context(G, B, s, "anglo_french", WEST, level)
         assert all(ctx.dist_goal[h] == to_ruhr[h] - 3.0 for h in B.labels(WEST)
@@ -423,7 +405,7 @@ def test_4_2_the_strong_german_west_screens_the_ruhr_on_the_french_side() -> Non
     """The screen: hexes next to a Ruhr hex, not Ruhr hexes, nearer France than it; each is
     a key hex of the strong German west (the fast one has none)."""
     france = B.distances([h for h in B.labels(WEST) if B.hex(h).region == "France"], 99)
-    s = _ready()
+    s = ready_default()
     scr = bot_eval.screen(B, s)
     assert scr
     for h in scr:
@@ -440,7 +422,7 @@ def test_4_2_the_strong_german_west_screens_the_ruhr_on_the_french_side() -> Non
 def test_8_1_the_strong_german_suppresses_the_anglo_french_aircraft_the_fast_one_none() -> None:
     """The Anglo-French aircraft give each Allied attack on a Ruhr hex a column [8.4]: the
     strong German flies air superiority against them (and not the Soviet one) [8.1]."""
-    s = goto(_ready(), "german_air", 2)
+    s = goto(ready_default(), "german_air", 2)
     for level in ("strong", "fast"):
         a = choose(s, level)
         if level == "fast":

@@ -13,7 +13,7 @@ from dataclasses import replace
 from functools import cache
 
 import pytest
-from w40_helpers import board, clear, game, goto, put, ready
+from w40_helpers import AIR, base, board, game, goto, plain, put
 
 from wartable.core.frozen import FrozenMap
 from wartable.engine.session import Session
@@ -26,31 +26,18 @@ G = game()
 B = board()
 INF = [f"german.ger_infantry.{i}" for i in range(1, 4)]
 TOP, UNDER = "soviet.sov_regular.1", "soviet.sov_regular.2"
-AIR = ("german.ger_aircraft.1", "german.ger_aircraft.2", "german.ger_aircraft.3",
-       "german.ger_aircraft.4", "anglo_french.brit_aircraft.1", "anglo_french.fr_aircraft.1",
-       "soviet.sov_aircraft.1")
-
-
-@cache
-def _ready() -> GameState:
-    return ready()
-
-
-def _plain(h: str) -> bool:
-    x = B.hex(h)
-    return x.terrain == "clear" and not (x.red_row or x.city or x.town or x.fortified)
 
 
 @cache
 def _open_target() -> str:
     """A plain USSR hex in German supply whose neighbours are plain, in supply, of the USSR
     and cross no hexside feature: no terrain or river shift [11.8]."""
-    probe = put(clear(_ready()), INF[0], "4725")
+    probe = put(base(), INF[0], "4725")
     sup = supply.supplied_hexes(G, B, probe, probe.piece(INF[0]))
     for t in B.labels(EAST):
         ns = B.neighbors[t]
-        if B.hex(t).region == USSR and _plain(t) and t in sup and len(ns) == 6 and all(
-                _plain(n) and n in sup and B.hex(n).region == USSR
+        if B.hex(t).region == USSR and plain(t) and t in sup and len(ns) == 6 and all(
+                plain(n) and n in sup and B.hex(n).region == USSR
                 and not B.side_features(t, n) for n in ns):
             return t
     raise AssertionError("no open hex")
@@ -63,7 +50,7 @@ def position(under: tuple[int, int] | None) -> tuple[GameState, str]:
     factors `under` (None: the top is alone)."""
     t = _open_target()
     n = B.neighbors[t]
-    s = put(clear(_ready()), TOP, t, untried=False, factors=(4, 5))
+    s = put(base(), TOP, t, untried=False, factors=(4, 5))
     if under is not None:
         s = put(s, UNDER, t, untried=False, factors=under)
     s = put(put(put(s, INF[0], n[0]), INF[1], n[0]), INF[2], n[1])

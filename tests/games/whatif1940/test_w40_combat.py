@@ -9,11 +9,10 @@ result, so a test names the result it needs, not a die face."""
 from __future__ import annotations
 
 from dataclasses import replace
-from functools import cache
 from typing import Any
 
 import pytest
-from w40_helpers import act, board, clear, do, game, goto, put, ready
+from w40_helpers import AIR, act, base, board, do, game, goto, plain, put
 
 from wartable.core.errors import IllegalAction
 from wartable.engine.loop import prompt
@@ -38,23 +37,8 @@ B = board()
 T = combat_table.tables_of(G)
 
 
-def plain(h: str) -> bool:
-    x = B.hex(h)
-    return x.terrain == "clear" and not (x.red_row or x.city or x.town or x.fortified)
-
-
 INF = [f"german.ger_infantry.{i}" for i in range(1, 10)]
 PZ = [f"german.ger_panzer.{i}" for i in range(1, 6)]
-
-
-@cache
-def _ready() -> GameState:
-    return ready()
-
-
-def base() -> GameState:
-    """Turn 1 after set-up with every counter off the maps."""
-    return clear(_ready())
 
 
 def _german_supply() -> frozenset[str]:
@@ -97,9 +81,6 @@ def around(t: str) -> list[str]:
 
 
 RING = around(TGT)  # RING[i] and RING[i+3] are opposite; RING[0], [2], [4] alternate
-AIR = ("german.ger_aircraft.1", "german.ger_aircraft.2", "german.ger_aircraft.3",
-       "german.ger_aircraft.4", "anglo_french.brit_aircraft.1", "anglo_french.fr_aircraft.1",
-       "soviet.sov_aircraft.1")
 
 
 def sov(s: GameState, i: int, where: str, a: int = 4, d: int = 5) -> GameState:

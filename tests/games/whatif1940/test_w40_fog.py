@@ -8,10 +8,20 @@ its view (`rules.view`), its prompt, and the odds preview."""
 from __future__ import annotations
 
 from dataclasses import replace
-from functools import cache
 
 import pytest
-from w40_helpers import act, board, clear, do, game, goto, put, ready
+from w40_helpers import (
+    AIR,
+    act,
+    base,
+    board,
+    do,
+    game,
+    goto,
+    plain,
+    put,
+    ready_default,
+)
 
 from wartable.core.errors import IllegalAction
 from wartable.core.frozen import FrozenMap
@@ -26,23 +36,6 @@ B = board()
 PZ = "german.ger_panzer.1"
 INF = "german.ger_infantry.1"
 INF2 = "german.ger_infantry.2"
-AIR = ("german.ger_aircraft.1", "german.ger_aircraft.2", "german.ger_aircraft.3",
-       "german.ger_aircraft.4", "anglo_french.brit_aircraft.1", "anglo_french.fr_aircraft.1",
-       "soviet.sov_aircraft.1")
-
-
-@cache
-def _ready() -> GameState:
-    return ready()
-
-
-def base() -> GameState:
-    return clear(_ready())
-
-
-def plain(h: str) -> bool:
-    x = B.hex(h)
-    return x.terrain == "clear" and not (x.red_row or x.city or x.town or x.fortified)
 
 
 def open_hex() -> str:
@@ -145,7 +138,7 @@ def test_7_3_fog_off_shows_everything_and_needs_no_curtain() -> None:
 
 
 def test_7_3_untried_fronts_stay_hidden_from_both_sides() -> None:
-    s = _ready()
+    s = ready_default()
     untried = [p for p in s.pieces.values() if p.attrs.get("untried")]
     assert untried
     for side in ("german", "soviet", "anglo_french"):
@@ -244,7 +237,7 @@ def test_7_3_the_leak_invariant_can_fail() -> None:
     v = G.rules.view(G, s, "soviet")
     assert any("prompt" in x for x in fog.leaks(G, s, "soviet", v, f"Attack {under}."))
     # A view with the untried fronts in it.
-    u = _ready()
+    u = ready_default()
     assert any("2.12" in x for x in fog.leaks(G, u, "german", u, ()))
 
 

@@ -74,6 +74,29 @@ def clear(state: GameState) -> GameState:
     return state
 
 
+@cache
+def ready_default() -> GameState:
+    """`ready()` with the default seed and options, made once per test session."""
+    return ready()
+
+
+def base() -> GameState:
+    """Turn 1 after set-up with every counter off the maps."""
+    return clear(ready_default())
+
+
+def plain(h: str) -> bool:
+    """A clear hex with no red row, city, town or fortification (no terrain shift)."""
+    x = board().hex(h)
+    return x.terrain == "clear" and not (x.red_row or x.city or x.town or x.fortified)
+
+
+# Every aircraft of the counter mix: tests move them off the map or use them in order.
+AIR = ("german.ger_aircraft.1", "german.ger_aircraft.2", "german.ger_aircraft.3",
+       "german.ger_aircraft.4", "anglo_french.brit_aircraft.1", "anglo_french.fr_aircraft.1",
+       "soviet.sov_aircraft.1")
+
+
 def put(state: GameState, piece_id: str, location: str, **attrs: Any) -> GameState:
     p = state.piece(piece_id)
     a = p.attrs
