@@ -40,6 +40,7 @@ from PySide6.QtWidgets import (
 from wartable.core.frozen import FrozenMap
 from wartable.core.rng import Rng
 from wartable.engine.actions import Action, Event
+from wartable.engine.bots import Budget
 from wartable.engine.loop import deciding_side
 from wartable.engine.session import Session
 from wartable.model.values import freeze
@@ -53,7 +54,6 @@ HINT_SECONDS = 10.0
 HINT_WIDTH = 420  # px: the Bot dock's width when it shows a hint
 HINT_KIND = "hint"  # the map views' highlight set for a hinted move's destination
 
-Budget = Callable[[], bool]
 PlayFn = Callable[[Session, Rng, str, Budget], tuple[Action, Rng, str]]
 HintFn = Callable[[Session, Budget], "tuple[Action, str] | None"]
 

@@ -27,6 +27,7 @@ from typing import Any
 from wartable.core.errors import IllegalAction, WartableError
 from wartable.core.rng import Rng
 from wartable.engine.actions import DICE, END_STEP, Action, Prompt
+from wartable.engine.bots import LEVELS, Budget
 from wartable.engine.loop import deciding_side
 from wartable.engine.randomplay import random_action
 from wartable.engine.rules import Game
@@ -50,8 +51,6 @@ from wartable.games.aa_anniversary.steps.common import (
 )
 from wartable.model.state import GameState
 
-LEVELS = ("strong", "fast", "random")
-Budget = Callable[[], bool]  # True while the bot may keep thinking (a time limit per turn)
 ATTACK_P = 0.6  # send an attack when the attacker wins at least this often
 SEND_P = 0.85  # ...sending only as many units as win this often (when so many reach)
 PRESS_P = 0.4  # keep fighting while the attacker wins at least this often

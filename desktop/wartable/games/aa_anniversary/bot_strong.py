@@ -55,12 +55,12 @@ from dataclasses import dataclass
 
 from wartable.core.errors import IllegalAction
 from wartable.engine.actions import END_STEP, Action, Prompt
+from wartable.engine.bots import Budget
 from wartable.engine.loop import deciding_side
 from wartable.engine.rules import Game
 from wartable.engine.session import Session
 from wartable.games.aa_anniversary import research
 from wartable.games.aa_anniversary.bot import (
-    Budget,
     battle_developments,
     battle_odds,
     button,

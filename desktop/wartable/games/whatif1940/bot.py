@@ -40,11 +40,10 @@ time limit comes in as `budget` (False = stop thinking and play what is planned)
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from wartable.core.errors import IllegalAction, WartableError
 from wartable.core.rng import Rng
 from wartable.engine.actions import DICE, END_STEP, Action, Prompt
+from wartable.engine.bots import LEVELS, Budget
 from wartable.engine.loop import deciding_side
 from wartable.engine.randomplay import random_action
 from wartable.engine.rules import Game
@@ -66,8 +65,6 @@ from wartable.games.whatif1940.ids import (
 from wartable.games.whatif1940.steps import airpower, combat, combat_odds, movement, setup
 from wartable.model.state import GameState, Piece
 
-LEVELS = ("strong", "fast", "random")
-Budget = Callable[[], bool]  # True while the bot may keep thinking (a time limit per turn)
 Ranked = list[tuple[Action, str]]
 INFANTRY = "ger_infantry"
 

@@ -16,6 +16,7 @@ from typing import Any
 
 from wartable.core.errors import IllegalAction
 from wartable.core.rng import Rng
+from wartable.engine.bots import Budget
 from wartable.engine.loop import deciding_side
 from wartable.engine.rules import Game
 from wartable.engine.session import Session
@@ -79,7 +80,7 @@ def score(game: Game, state: GameState) -> tuple[str, str]:
 
 def play_match(game: Game, scenario: str, seed: int | str, bots: Mapping[str, str],
                rounds: int, max_actions: int = 20_000,
-               turn_budget: Callable[[], bot.Budget] | None = None,
+               turn_budget: Callable[[], Budget] | None = None,
                check: bool = False) -> dict[str, Any]:
     """Play one game, each side at its level ("strong", "fast", "random"; missing =
     random) until it ends or `rounds` game turns are over. `check`: run the invariants after
@@ -92,7 +93,7 @@ def play_match(game: Game, scenario: str, seed: int | str, bots: Mapping[str, st
     applied = refused = 0
     problems: list[str] = []
     key: tuple[int, str] = (-1, "")
-    budget: bot.Budget | None = None
+    budget: Budget | None = None
     while session.state.result is None and session.state.turn <= last and \
             applied < max_actions:
         side = deciding_side(session.state)
@@ -126,7 +127,7 @@ def play_match(game: Game, scenario: str, seed: int | str, bots: Mapping[str, st
 
 def bot_selfplay(game: Game, scenario: str, bot_level: str, vs_level: str, games: int,
                  rounds: int, seed: int | str = 1,
-                 turn_budget: Callable[[], bot.Budget] | None = None,
+                 turn_budget: Callable[[], Budget] | None = None,
                  sides: tuple[str, ...] = CAMPS) -> dict[str, Any]:
     """`bot_level` plays the camps of `sides` in turn (German in even games, the Allies in
     odd ones by default), `vs_level` the other camp. win_rate counts a win 1, a draw 1/2."""
