@@ -18,7 +18,6 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QPushButton,
-    QScrollArea,
     QSpinBox,
     QVBoxLayout,
     QWidget,
@@ -30,7 +29,7 @@ from wartable.engine.session import Session
 from wartable.games.aa_anniversary import research
 from wartable.games.aa_anniversary.steps import purchase
 from wartable.games.aa_anniversary.steps.common import MOBILIZATION, ipcs, world
-from wartable.ui.widgets import ERROR_INK, discard, wrapped_label
+from wartable.ui.widgets import ERROR_INK, discard, scrolled, wrapped_label
 
 BUY = "buy"
 R_PURCHASE = purchase.R_PURCHASE
@@ -63,10 +62,7 @@ class PurchasePanel(QWidget):
         self.grid = QGridLayout(self.grid_host)
         self.grid.setContentsMargins(0, 0, 0, 0)
         self.grid.setHorizontalSpacing(10)
-        self.rows_scroll = QScrollArea()
-        self.rows_scroll.setWidget(self.grid_host)
-        self.rows_scroll.setWidgetResizable(True)
-        self.rows_scroll.setFrameShape(QScrollArea.Shape.NoFrame)
+        self.rows_scroll = scrolled(self.grid_host)
         # Every column stays readable: the panel is as wide as the table, it never clips it.
         self.rows_scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         lay.addWidget(self.rows_scroll, 1)

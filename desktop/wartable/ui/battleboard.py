@@ -54,7 +54,7 @@ from wartable.ui.battlerecord import (
     round_groups,
     split_dice,
 )
-from wartable.ui.widgets import ERROR_INK, QUIET_INK, discard, wrapped_label
+from wartable.ui.widgets import ERROR_INK, QUIET_INK, discard, scrolled, wrapped_label
 
 CASUALTIES = "casualties"
 PRESS, RETREAT = "press", "retreat"
@@ -140,10 +140,7 @@ class BattleBoard(QWidget):
             # Big stacks scroll inside their side rather than push the dice off the board.
             host = QWidget()
             host.setLayout(g)
-            area = QScrollArea()
-            area.setWidget(host)
-            area.setWidgetResizable(True)
-            area.setFrameShape(QFrame.Shape.NoFrame)
+            area = scrolled(host)
             v = QVBoxLayout(box)
             v.addWidget(area, 1)
             v.addWidget(lost)

@@ -14,12 +14,10 @@ from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (
     QDockWidget,
     QFileDialog,
-    QFrame,
     QLabel,
     QMainWindow,
     QMessageBox,
     QProgressBar,
-    QScrollArea,
     QStackedWidget,
     QTabWidget,
     QWidget,
@@ -51,6 +49,7 @@ from wartable.ui.sidepanel import SidePanel
 from wartable.ui.startscreen import StartScreen
 from wartable.ui.supplyoverlay import SupplyOverlay
 from wartable.ui.underlay import UnderlayController
+from wartable.ui.widgets import scrolled
 from wartable.worker.commands import Failure, Load, NewGame, Redo, Save, Snapshot, Submit, Undo
 from wartable.worker.engine_thread import EngineClient
 
@@ -76,10 +75,7 @@ class MainWindow(QMainWindow):
         self.stack = QStackedWidget()
         self.start = StartScreen()
         # Scrollable so the window still fits small screens (and table-mode text sizes).
-        self.start_scroll = QScrollArea()
-        self.start_scroll.setWidget(self.start)
-        self.start_scroll.setWidgetResizable(True)
-        self.start_scroll.setFrameShape(QFrame.Shape.NoFrame)
+        self.start_scroll = scrolled(self.start)
         # One tab per map (1940: What If? has two); the tab bar hides for one map.
         self.map_tabs = QTabWidget()
         self.map_tabs.setObjectName("mapTabs")
@@ -117,10 +113,7 @@ class MainWindow(QMainWindow):
         # The map editor (owners' corrections to terrain, hexsides, names): hidden until
         # chosen in the View menu; while shown it takes the mouse on the current map.
         self.map_editor = MapEditor()
-        editor_scroll = QScrollArea()  # its tools scroll rather than stretch the window
-        editor_scroll.setWidget(self.map_editor)
-        editor_scroll.setWidgetResizable(True)
-        editor_scroll.setFrameShape(QFrame.Shape.NoFrame)
+        editor_scroll = scrolled(self.map_editor)  # its tools scroll, not stretch the window
         self.map_editor_dock = self._dock(
             "Map editor", editor_scroll, Qt.DockWidgetArea.RightDockWidgetArea
         )

@@ -22,13 +22,13 @@ from PySide6.QtWidgets import (
     QLabel,
     QProgressBar,
     QPushButton,
-    QScrollArea,
     QVBoxLayout,
     QWidget,
 )
 
 from wartable.engine.session import Session
 from wartable.printing import jobs
+from wartable.ui.widgets import scrolled
 from wartable.worker.commands import Failure, Query, QueryResult
 from wartable.worker.engine_thread import EngineClient
 
@@ -92,9 +92,7 @@ class PrintDialog(QDialog):
         self.pages = QVBoxLayout()
         holder = QWidget()
         holder.setLayout(self.pages)
-        scroll = QScrollArea()
-        scroll.setWidget(holder)
-        scroll.setWidgetResizable(True)
+        scroll = scrolled(holder, framed=True)
         lay.addWidget(scroll, 1)
         self.status = QLabel()
         self.status.setObjectName("printStatus")

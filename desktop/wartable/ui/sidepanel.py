@@ -12,7 +12,6 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QPushButton,
-    QScrollArea,
     QSpinBox,
     QTreeWidget,
     QTreeWidgetItem,
@@ -23,7 +22,7 @@ from PySide6.QtWidgets import (
 from wartable.engine.actions import Button, Prompt
 from wartable.engine.session import Session
 from wartable.ui.players import text_on
-from wartable.ui.widgets import discard
+from wartable.ui.widgets import discard, scrolled
 
 DICE_PER_ROW = 6
 
@@ -115,10 +114,7 @@ class SidePanel(QWidget):
         self.buttons_layout.setContentsMargins(0, 0, 0, 0)
         self.buttons_layout.addStretch(1)
         # Scrolls when a step offers many choices (a purchase lists every unit type).
-        self.buttons_scroll = QScrollArea()
-        self.buttons_scroll.setWidget(self.buttons_frame)
-        self.buttons_scroll.setWidgetResizable(True)
-        self.buttons_scroll.setFrameShape(QFrame.Shape.NoFrame)
+        self.buttons_scroll = scrolled(self.buttons_frame)
         self.buttons_scroll.setMinimumHeight(130)
         bl.addWidget(self.buttons_scroll, 1)
         lay.addWidget(box, 3)

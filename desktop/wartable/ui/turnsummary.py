@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass, field
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QComboBox, QLabel, QScrollArea, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QComboBox, QLabel, QVBoxLayout, QWidget
 
 from wartable.core.frozen import FrozenMap
 from wartable.engine.actions import Event
@@ -22,6 +22,7 @@ from wartable.engine.rules import Game
 from wartable.engine.session import Session
 from wartable.games.aa_anniversary.steps.common import world
 from wartable.games.aa_anniversary.steps.income import production
+from wartable.ui.widgets import scrolled
 
 _BUYS = re.compile(r" buys (?P<unit>.+) \((?P<cost>\d+) IPCs, (?P<left>\d+) left\)$")
 _COLLECTS = re.compile(r" collects (?P<n>\d+) IPCs \((?P<have>\d+) in the treasury\)")
@@ -232,9 +233,7 @@ class TurnSummaryPanel(QWidget):
         self.text.setWordWrap(True)
         self.text.setAlignment(Qt.AlignmentFlag.AlignTop)
         self.text.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        scroll = QScrollArea()
-        scroll.setWidget(self.text)
-        scroll.setWidgetResizable(True)
+        scroll = scrolled(self.text, framed=True)
         lay.addWidget(scroll, 1)
         self.summaries: list[TurnSummary] = []
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtWidgets import QLabel, QWidget
+from PySide6.QtWidgets import QFrame, QLabel, QScrollArea, QWidget
 
 
 def discard(w: QWidget) -> None:
@@ -26,3 +26,14 @@ def wrapped_label(name: str, ink: str = "") -> QLabel:
     if ink:
         lab.setStyleSheet(f"color: {ink};")
     return lab
+
+
+def scrolled(inner: QWidget, framed: bool = False) -> QScrollArea:
+    """`inner` in a scroll area that resizes it to the area's width; frameless unless
+    `framed` (a panel that must scroll on small screens or in table mode)."""
+    area = QScrollArea()
+    area.setWidget(inner)
+    area.setWidgetResizable(True)
+    if not framed:
+        area.setFrameShape(QFrame.Shape.NoFrame)
+    return area
