@@ -33,7 +33,6 @@ from wartable.engine.session import Session
 from wartable.model.values import freeze
 from wartable.persistence.gamedata import load_game
 from wartable.persistence.savefile import save_to_path
-from wartable.ui.dicehint import hit_distribution
 from wartable.ui.mainwindow import MainWindow
 from wartable.worker.commands import Load
 
@@ -169,15 +168,6 @@ def test_the_hint_does_not_change_the_roll_to_come() -> None:
         raise AssertionError(e) from e
 
 
-def test_hit_distribution_by_hand() -> None:
-    """Two dice at 2 of a d6 (General Combat): 16/36, 16/36, 4/36."""
-    dist = hit_distribution([(2, 2, 1)])
-    assert [round(q * 36, 9) for q in dist] == [16, 16, 4]
-    # Heavy Bombers (Breakthrough Chart 2): a bomber rolls 2 dice at 4, the best counts:
-    # P(hit) = 1 - (2/6)^2 = 8/9.
-    assert abs(hit_distribution([(4, 1, 2)])[1] - 8 / 9) < 1e-12
-
-
 def test_11_3_hint_at_a_crt_roll_lists_each_faces_result() -> None:
     """[11.3] A German prepared assault: 3 corps against one Soviet regular on open ground
     (the set-up of tests/games/whatif1940/test_w40_combat.py). The hint lists the CRT row
@@ -214,3 +204,23 @@ def test_11_3_hint_at_a_crt_roll_lists_each_faces_result() -> None:
     legend = hint.lines[-1]
     assert legend.startswith("Results [11.15-11.20]: ")
     assert all(f"{r} = " in legend for r in faces)
+
+
+def test_hint_at_a_raid_damage_roll_gives_the_total_not_each_face() -> None:
+    """Strategic Bombing Raids (pg. 17): Germany's bomber raids the U.K. (AA gun misses); the
+    damage die is a total, so the hint quotes it (1d6, 3.5 expected, under the U.K.'s cap of
+    16) instead of listing six faces."""
+    from wartable.ui.dicehint import dice_hint
+
+    s = Session.start(load_game("aa_anniversary"), "1941", FrozenMap(), seed=1,
+                      dice_mode="physical")
+    s = s.submit(Action(END_STEP, "germany"))
+    s = s.submit(Action.make("move", "germany", piece="germany.bomber.1", to="united_kingdom"))
+    s = s.submit(Action(END_STEP, "germany"))
+    s = s.submit(Action.make("raid", "germany", space="united_kingdom", bombers=1, escorts=0))
+    s = s.submit(Action.make("dice", s.prompt().side, values=(5,)))  # the AA gun misses
+    hint = dice_hint(s)
+    assert hint is not None
+    assert hint.title.startswith("Bombing the industrial complex in United Kingdom: roll 1d6")
+    assert hint.lines == ("Damage to the industrial complex in United Kingdom: 1d6, 1-6, "
+                          "3.5 expected",)

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 from wartable.core.errors import DataError, IllegalAction
 from wartable.core.frozen import FrozenMap
 from wartable.engine.actions import END_STEP, Action, Button, Outcome, Prompt
+from wartable.engine.rollodds import RollNotes
 from wartable.model.definition import GameDefinition
 from wartable.model.sequence import Position
 from wartable.model.state import Frame, GameState, Piece
@@ -136,6 +137,16 @@ class Rules:
             if game.maps and p.location not in known:
                 problems.append(f"{p.id}: at {p.location!r}, which is on no map")
         return problems
+
+    def explain_roll(self, game: Game, state: GameState, frame: Frame) -> RollNotes | None:
+        """What a roll asked for in `frame` (a dice frame: its "resume" and "data") decides
+        and its chances (engine/rollodds.py writes them); None leaves the hint to work out a
+        single die face by face by applying each one."""
+        return None
+
+    def place_name(self, game: Game, place: str) -> str:
+        """How prompts and the log name a space or hex: its id unless the game names it."""
+        return place
 
     def piece_name(self, game: Game, piece: Piece) -> str:
         """How the log names a piece: 'Blue 1st Infantry'."""

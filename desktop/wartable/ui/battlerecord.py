@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from wartable.engine.actions import Event
 from wartable.engine.rules import Game
 from wartable.games.aa_anniversary import combat as c
+from wartable.games.aa_anniversary import rollhint
 from wartable.games.aa_anniversary.steps import battle
 from wartable.model.state import GameState
 
@@ -54,25 +55,6 @@ def battle_start(events: tuple[Event, ...]) -> int:
     return -1
 
 
-def round_groups(game: Game, state: GameState, kind: str
-                 ) -> tuple[tuple[c.FireGroup, ...], tuple[c.FireGroup, ...]]:
-    """The fire groups (attacker, defender) of a roll, from the forces in `state` and the
-    round's plan the engine stored ("battle_plan", General Combat Step 2)."""
-    att = battle.force(role_pieces(game, state, "attacker"))
-    dfn = battle.force(battle.defenders(game, state, str(state.var("battle")),
-                                        state.active_side))
-    cat = battle.battle_values(game, state)
-    if kind == "bombard":  # Amphibious Assaults, Step 2: the chosen ships roll
-        ships = tuple(state.pieces[i] for i in state.var("bombard", ()) if i in state.pieces)
-        return c.bombard_groups(battle.force(ships), cat), ()
-    a, d, _aa, _da = (bool(x) for x in state.var("battle_plan", (False,) * 4))
-    if kind == "strike":
-        return (c.strike_groups(att, c.ATTACK, cat) if a else (),
-                c.strike_groups(dfn, c.DEFENSE, cat) if d else ())
-    return (c.fire_groups(att, c.ATTACK, cat, skip_subs=a),
-            c.fire_groups(dfn, c.DEFENSE, cat, skip_subs=d))
-
-
 def split_dice(dice: tuple[int, ...], groups: tuple[tuple[c.FireGroup, ...], ...],
                sides: tuple[str, ...]) -> tuple[DiceGroup, ...] | None:
     """Dice in the engine's order (attacker's groups, then defender's, each by value);
@@ -88,7 +70,9 @@ def split_dice(dice: tuple[int, ...], groups: tuple[tuple[c.FireGroup, ...], ...
     return tuple(out)
 
 
-# The engine's own readings of a casualties frame: its hits, and the units that may take them.
+# The game's own readings: a roll's fire groups, a casualties frame's hits, and the units
+# that may take them.
+round_groups = rollhint.round_groups
 frame_hits = battle.frame_hits
 role_pieces = battle.role_pieces
 

@@ -134,6 +134,11 @@ def test_11_3_bad_crt_data_fails_with_a_clear_error() -> None:
     short = tables.set("gast", FrozenMap(tables["gast"]).set("results", (0, 0)))
     with pytest.raises(DataError, match="must give 6 results"):
         combat_table.read(short)
+    legend = dict(tables["combat"]["legend"])
+    del legend["BB"]  # every result needs its meaning [11.20] for the dice hint
+    no_bb = tables.set("combat", tables["combat"].set("legend", FrozenMap(legend)))
+    with pytest.raises(DataError, match=r"combat\.legend.*BB"):
+        combat_table.read(no_bb)
 
 
 def test_11_3_odds_round_in_the_defenders_favour_13_to_4_is_3_to_1() -> None:

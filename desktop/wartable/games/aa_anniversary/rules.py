@@ -16,7 +16,9 @@ from typing import Any
 from wartable.core.errors import IllegalAction
 from wartable.core.frozen import FrozenMap
 from wartable.engine.actions import Action, Event, Outcome, Prompt
+from wartable.engine.rollodds import RollNotes
 from wartable.engine.rules import Game, Rules
+from wartable.games.aa_anniversary import rollhint
 from wartable.games.aa_anniversary.research import research_table
 from wartable.games.aa_anniversary.steps import (
     battle,
@@ -33,6 +35,7 @@ from wartable.games.aa_anniversary.steps import research as research_step
 from wartable.games.aa_anniversary.steps.common import (
     MOBILIZATION,
     capital_held,
+    space_name,
     stats,
     turn_power,
     world,
@@ -232,6 +235,13 @@ class AARules(Rules):
         if resume in ("sbr_aa", "sbr_air", "sbr_damage", "rocket"):
             return bombing.resume(game, state, resume, data, dice)
         return super().resume(game, state, resume, data, dice)
+
+    def explain_roll(self, game: Game, state: GameState, frame: Frame) -> RollNotes | None:
+        lines = rollhint.explain(game, state, frame)
+        return RollNotes(lines) if lines else None
+
+    def place_name(self, game: Game, place: str) -> str:
+        return space_name(game, place)
 
     def end_of_game(self, game: Game, state: GameState) -> str:
         return "The last round is over without a winner (How to Win)."

@@ -18,6 +18,7 @@ from typing import Any
 from wartable.core.frozen import FrozenMap
 from wartable.engine.actions import Action, Outcome, Prompt
 from wartable.engine.loop import end_step, end_step_button
+from wartable.engine.rollodds import RollNotes
 from wartable.engine.rules import Game, Rules
 from wartable.games.whatif1940 import air, fog, hidden, invariants, victory
 from wartable.games.whatif1940.board import Board, board_of
@@ -282,6 +283,15 @@ class WhatIf1940Rules(Rules):
         if resume == neutrality.RESUME:
             return neutrality.resume(game, state, data, dice)
         return super().resume(game, state, resume, data, dice)
+
+    def explain_roll(self, game: Game, state: GameState, frame: Frame) -> RollNotes | None:
+        """A CRT roll [11.3] (an attack, or an airborne assault [8.7]): what each result code
+        the faces show does, from the legend in combat.toml [11.15-11.20]."""
+        if frame.data.get("resume") not in (combat.R_CRT, flieger.RESUME_AA):
+            return None
+        legend = combat_table.tables_of(game).legend
+        return RollNotes(("Results [11.15-11.20]: " + "; ".join(
+            f"{code} = {text}" for code, text in legend),), with_faces=True)
 
     # --- victory [4.2, 4.4] --------------------------------------------------------------
     def check_victory(self, game: Game, state: GameState) -> str | None:

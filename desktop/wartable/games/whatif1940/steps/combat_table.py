@@ -14,6 +14,7 @@ from wartable.engine.rules import Game
 from wartable.model.parse import Reader
 
 RESULTS = ("AS", "AL1", "DE", "DR", "BB")
+CONVERSIONS = ("DL1",)  # a result only by a German DR conversion [11.19]
 TERRAIN_SHIFTS = ("clear", "forest", "hill", "marsh", "ardennes", "town", "city", "fortified",
                   "river", "major_river")
 SOURCE = "whatif1940 data (combat.toml, game.toml)"
@@ -32,6 +33,7 @@ class CombatTables:
     gast_ploesti_drm: int
     gast_results: tuple[int | str, ...]  # per modified roll 1..die: columns left, or "cancel"
     gast_provisional: bool
+    legend: tuple[tuple[str, str], ...] = ()  # result -> what it does [11.15-11.20]
 
     def row(self, column: str) -> tuple[str, ...]:
         return self.crt[column]
@@ -59,7 +61,7 @@ class CombatTables:
 def read(tables: Mapping[str, Any]) -> CombatTables:
     top = Reader(tables, SOURCE, "tables")
     r = top.sub("combat")
-    r.known("provisional", "note", "columns", "die", "crt")
+    r.known("provisional", "note", "columns", "die", "crt", "legend")
     cols = tuple(r.seq("columns", nonempty=True, of="text"))
     try:
         ladder = OddsLadder(cols, below="none", shift_from="virtual")
@@ -78,6 +80,9 @@ def read(tables: Mapping[str, Any]) -> CombatTables:
                 raise crt_r.fail(f"{c}[{i}]", f"{res!r} is not a result; use one of "
                                  f"{', '.join(RESULTS)}")
         crt[c] = row
+    leg = r.sub("legend")
+    leg.known(*RESULTS, *CONVERSIONS)
+    legend = tuple((code, leg.text(code, nonempty=True)) for code in (*RESULTS, *CONVERSIONS))
     tec = top.sub("terrain_effects").sub("combat_left")
     tec.known(*TERRAIN_SHIFTS)
     left = {k: tec.integer(k, minimum=0) for k in TERRAIN_SHIFTS}
@@ -94,7 +99,7 @@ def read(tables: Mapping[str, Any]) -> CombatTables:
                          f"not {x!r}")
     return CombatTables(ladder, crt, die, r.opt_flag("provisional"), r.opt_text("note", ""),
                         left, g.integer("first_turn", minimum=1), gdie,
-                        g.integer("ploesti_drm"), res, g.opt_flag("provisional"))
+                        g.integer("ploesti_drm"), res, g.opt_flag("provisional"), legend)
 
 
 _CACHE: list[tuple[object, CombatTables]] = []
