@@ -8,6 +8,7 @@ import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from wartable.engine.bots import Bot
 from wartable.engine.rules import Rules
 
 
@@ -18,6 +19,7 @@ class GameModule:
     data_package: str  # importable package holding the game's TOML data files
     map_package: str  # importable package holding the built map files
     rules: Callable[[], Rules]  # factory, so importing the registry stays cheap
+    bot: Callable[[], Bot] | None = None  # factory of the game's bot, None without one
 
 
 # Built-in games land here as their issues do (DESIGN.md, the games table).

@@ -1,7 +1,7 @@
 """The bots in the app (issue 7): bot-played powers, their turn summary, hints.
 
-The games with a bot are registered in BOTS (game id -> its bot's play and hint
-functions and levels): Axis & Allies Anniversary and 1940: What If?.
+A game with a bot registers it with the game (games/registry.py, `GameModule.bot`: its
+play and hint functions): Axis & Allies Anniversary and 1940: What If? have one.
 Which sides the bot plays comes from the game's table options ("table.bots": side or
 command -> "fast" | "strong", chosen on the start screen; a command [1.3, e.g. 1940's
 "german_west"] when a seat of a player split is given to the bot) and from the Game menu's
@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 from PySide6.QtCore import QObject, Qt, QTimer
@@ -40,9 +39,10 @@ from PySide6.QtWidgets import (
 from wartable.core.frozen import FrozenMap
 from wartable.core.rng import Rng
 from wartable.engine.actions import Action, Event
-from wartable.engine.bots import Budget
+from wartable.engine.bots import Bot
 from wartable.engine.loop import deciding_side
 from wartable.engine.session import Session
+from wartable.games.registry import installed
 from wartable.model.values import freeze
 from wartable.ui.dicehint import DiceHint, dice_hint
 from wartable.ui.logpanel import LogPanel
@@ -54,54 +54,15 @@ HINT_SECONDS = 10.0
 HINT_WIDTH = 420  # px: the Bot dock's width when it shows a hint
 HINT_KIND = "hint"  # the map views' highlight set for a hinted move's destination
 
-PlayFn = Callable[[Session, Rng, str, Budget], tuple[Action, Rng, str]]
-HintFn = Callable[[Session, Budget], "tuple[Action, str] | None"]
+def _bot(game_id: str) -> Bot | None:
+    """The game's registered bot (games/registry.py), None for a game without one."""
+    for m in installed():
+        if m.id == game_id and m.bot is not None:
+            return m.bot()
+    return None
 
 
-@dataclass(frozen=True)
-class BotGame:
-    """A game's bot: its next action with a reason, a hint, and its levels."""
-
-    play: PlayFn
-    hint: HintFn
-    levels: tuple[tuple[str, str], ...] = LEVELS
-
-
-def _aa_play(session: Session, rng: Rng, level: str, budget: Budget) -> tuple[Action, Rng, str]:
-    from wartable.games.aa_anniversary.bot import explained_action
-
-    return explained_action(session, rng, level, budget)
-
-
-def _aa_hint(session: Session, budget: Budget) -> tuple[Action, str] | None:
-    from wartable.games.aa_anniversary.bot_strong import hint
-
-    found = hint(session, budget)
-    return None if found is None else (found[0], found[1])
-
-
-def _w40_play(session: Session, rng: Rng, level: str, budget: Budget) -> tuple[Action, Rng, str]:
-    from wartable.games.whatif1940.bot import explained_action
-
-    return explained_action(session, rng, level, budget)
-
-
-def _w40_hint(session: Session, budget: Budget) -> tuple[Action, str] | None:
-    """The strong bot's next action for the deciding side (its dice are not hinted)."""
-    from wartable.games.whatif1940.bot import explained_action
-
-    if session.prompt(deciding_side(session.state)).dice is not None:
-        return None
-    action, _rng, why = explained_action(session, Rng.from_seed(f"hint:{session.state.serial}"),
-                                         "strong", budget)
-    return action, why
-
-
-BOTS: dict[str, BotGame] = {
-    "aa_anniversary": BotGame(_aa_play, _aa_hint),
-    "whatif1940": BotGame(_w40_play, _w40_hint),
-}
-BOT_GAMES = frozenset(BOTS)  # the games with a bot
+BOT_GAMES = frozenset(m.id for m in installed() if m.bot is not None)  # the games with a bot
 
 
 def bot_levels(options: Any) -> dict[str, str]:
@@ -113,36 +74,24 @@ def bot_levels(options: Any) -> dict[str, str]:
 
 
 def describe_action(session: Session, action: Action) -> str:
-    """An action as a player reads it: "Move Infantry (Germany) from X to Y"."""
+    """An action as a player reads it: "Move Infantry (Germany) from X to Y", "Buy Tank",
+    "Attack X with 3 units"; spaces by the game's names for them (`Rules.place_name`)."""
     game, state = session.game, session.state
-    if game.definition.id != "aa_anniversary":
-        return _describe_generic(session, action)
-    from wartable.games.aa_anniversary.steps.common import space_name
-
+    place = game.rules.place_name
     a = action.args
     if action.verb == "move" and str(a.get("piece")) in state.pieces:
         p = state.pieces[str(a.get("piece"))]
-        return (f"Move {game.rules.piece_name(game, p)} from {space_name(game, p.location)} "
-                f"to {space_name(game, a.get('to'))}")
-    if action.verb == "buy":
-        unit = str(a.get("unit"))
-        ut = game.definition.unit_types.get(unit)
-        return f"Buy {ut.name if ut else unit}"
-    if action.verb == "fight":
-        return f"Fight the battle in {space_name(game, a.get('space'))}"
-    return _button_label(session, action)
-
-
-def _describe_generic(session: Session, action: Action) -> str:
-    """Another game's action: a move, an attack on a target, or its button's label."""
-    game, state = session.game, session.state
-    a = action.args
-    if action.verb == "move" and str(a.get("piece")) in state.pieces:
-        p = state.pieces[str(a.get("piece"))]
-        return f"Move {game.rules.piece_name(game, p)} from {p.location} to {a.get('to')}"
+        return (f"Move {game.rules.piece_name(game, p)} from {place(game, p.location)} "
+                f"to {place(game, str(a.get('to')))}")
+    if action.verb == "buy" and a.get("unit"):
+        ut = game.definition.unit_types.get(str(a.get("unit")))
+        return f"Buy {ut.name if ut else a.get('unit')}"
+    if action.verb == "fight" and a.get("space"):
+        return f"Fight the battle in {place(game, str(a.get('space')))}"
     if action.verb == "attack" and a.get("target"):
         n = len(tuple(a.get("attackers") or ()))
-        return f"Attack {a.get('target')} with {n} unit{'s' if n != 1 else ''}"
+        return (f"Attack {place(game, str(a.get('target')))} with {n} "
+                f"unit{'s' if n != 1 else ''}")
     return _button_label(session, action)
 
 
@@ -163,7 +112,9 @@ def hint_target(action: Action) -> str:
 def _bot_step(game_id: str, level: str, seconds_left: float) -> Callable[..., Any]:
     """The query: the bot's next action and its reason, on the analysis thread."""
     deadline = time.monotonic() + max(0.5, seconds_left)
-    play = BOTS[game_id].play
+    bot = _bot(game_id)
+    assert bot is not None, game_id  # only games in BOT_GAMES get bot seats
+    play = bot.play
 
     def run(session: Session, report: Callable[[int, str], None],
             cancelled: Callable[[], bool]) -> tuple[Action, str]:
@@ -185,7 +136,8 @@ def _hint(session: Session, report: Callable[[int, str], None],
         return dice
     report(0, "The strong bot looks for a hint…")
     deadline = time.monotonic() + HINT_SECONDS
-    found = BOTS[session.game.definition.id].hint(
+    bot = _bot(session.game.definition.id)
+    found = None if bot is None else bot.hint(
         session, lambda: not cancelled() and time.monotonic() < deadline)
     if found is None:
         return None
@@ -470,6 +422,7 @@ class BotPlayer(QObject):
             self.panel.status.setText(f"The bot stopped: {self.error}")
         if f.request == self.hint_request:
             self.hint_request = None
+            self.panel.status.setText(f"No hint: {f.message.splitlines()[0]}")
 
     def _show_wide(self) -> None:
         """Bring the dock forward, wide enough to read a hint's lines."""
