@@ -328,21 +328,30 @@ def _pieces(state: GameState, ids: Sequence[str]) -> list[Piece]:
     return [state.piece(i) for i in ids if i in state.pieces]
 
 
-def gast_applies(game: Game, board: Board, state: GameState) -> bool:
-    """[6.11] German east attacks from turn 6, unless every German attacker is OOS."""
-    b = battle(state)
-    t = combat_table.tables_of(game)
-    if b["side"] != GERMAN or b["map"] != EAST or state.turn < t.gast_first_turn:
+def gast_due(game: Game, board: Board, state: GameState, attackers: Sequence[Piece],
+             east: bool) -> bool:
+    """[6.11] A German attack on the east map from the GAST's first turn, unless every
+    German attacker is out of supply."""
+    if not east or state.turn < combat_table.tables_of(game).gast_first_turn:
         return False
-    return any(supply.status(game, board, state, p).supplied
-               for p in _pieces(state, b["attackers"]))
+    return any(supply.status(game, board, state, p).supplied for p in attackers)
+
+
+def gast_roll(game: Game, state: GameState, what: str, resume: str) -> Outcome:
+    """[6.11] The German rolls on the GAST before the final odds of `what`."""
+    return roll_then(game, state, count=1, sides=combat_table.tables_of(game).gast_die,
+                     purpose=f"GAST for {what}", side=GERMAN, resume=resume, rule="6.11")
+
+
+def gast_applies(game: Game, board: Board, state: GameState) -> bool:
+    b = battle(state)
+    return b["side"] == GERMAN and gast_due(game, board, state, _pieces(state, b["attackers"]),
+                                            b["map"] == EAST)
 
 
 def after_air(game: Game, board: Board, state: GameState) -> Outcome:
     if gast_applies(game, board, state):
-        return roll_then(game, state, count=1, sides=combat_table.tables_of(game).gast_die,
-                         purpose=f"GAST for the attack on {battle(state)['target']}",
-                         side=GERMAN, resume=R_GAST, rule="6.11")
+        return gast_roll(game, state, f"the attack on {battle(state)['target']}", R_GAST)
     return roll_crt(game, board, state)
 
 

@@ -37,7 +37,7 @@ from wartable.engine.actions import Action, Button, Event, Outcome, Prompt
 from wartable.engine.loop import roll_then
 from wartable.engine.odds import Shift
 from wartable.engine.rules import Game
-from wartable.games.whatif1940 import air, hidden, supply, units
+from wartable.games.whatif1940 import air, hidden, units
 from wartable.games.whatif1940.board import Board
 from wartable.games.whatif1940.handlers import FrameHandler, StepHandler
 from wartable.games.whatif1940.ids import (
@@ -392,19 +392,15 @@ def gast_applies(game: Game, board: Board, state: GameState) -> bool:
     """[6.11] An east PA/AA from the GAST's first turn, unless every German ground partner
     is out of supply; never a pure AA (the 7th is supplied when it drops [10.17])."""
     rec = _rec(state)
-    t = combat_table.tables_of(game)
     ground = [state.piece(i) for i in rec["attackers"] if state.piece(i).type != SEVENTH]
-    if not ground or board.map_of(str(rec["target"])) != EAST or \
-            state.turn < t.gast_first_turn:
-        return False
-    return any(supply.status(game, board, state, p).supplied for p in ground)
+    return bool(ground) and combat.gast_due(game, board, state, ground,
+                                            board.map_of(str(rec["target"])) == EAST)
 
 
 def after_air(game: Game, board: Board, state: GameState) -> Outcome:
     if gast_applies(game, board, state):
-        return roll_then(game, state, count=1, sides=combat_table.tables_of(game).gast_die,
-                         purpose=f"GAST for the PA/AA on {_rec(state)['target']}",
-                         side=GERMAN, resume=RESUME_GAST, rule="6.11")
+        return combat.gast_roll(game, state, f"the PA/AA on {_rec(state)['target']}",
+                                RESUME_GAST)
     return roll(game, board, state)
 
 
