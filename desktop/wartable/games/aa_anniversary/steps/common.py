@@ -79,6 +79,26 @@ def world(game: Game) -> World:
     return _WORLDS[key][1]
 
 
+class StateMemo:
+    """Answers worked out for the few most recent states, kept with the state object (an
+    answer holds only while the state is the very same object). A few, not one: the rules
+    also look at variants of the prompted state (the board without one carrier, pg. 26)."""
+
+    def __init__(self, size: int = 4) -> None:
+        self.size = size
+        self._entries: dict[int, tuple[GameState, dict[Any, object]]] = {}
+
+    def __call__(self, state: GameState) -> dict[Any, object]:
+        key = id(state)
+        entry = self._entries.pop(key, None)
+        if entry is None or entry[0] is not state:
+            entry = (state, {})
+            while len(self._entries) >= self.size:
+                del self._entries[next(iter(self._entries))]  # the least recently used
+        self._entries[key] = entry
+        return entry[1]
+
+
 def space_name(game: Game, space: object) -> str:
     """The board's name of a space ("Kazakh S.S.R."), as players read it in the log; any
     other value as itself (an illegal action may name no space at all)."""

@@ -33,23 +33,13 @@ from wartable.engine.paths import reachable
 from wartable.engine.rules import Game
 from wartable.games.aa_anniversary import research
 from wartable.games.aa_anniversary.steps import mobilize
-from wartable.games.aa_anniversary.steps.common import MOBILIZATION, space_name, world
+from wartable.games.aa_anniversary.steps.common import MOBILIZATION, StateMemo, space_name, world
 from wartable.model.state import GameState, Piece
 
 R_NEW_CARRIER = mobilize.R_NEW_CARRIER
 R_PICK_UP = "Phase 5: Noncombat Move, aircraft carriers must move to pick up fighters (pg. 21)"
 
-# One state's answers, kept with the state object (the same pattern as movement._memo).
-_MEMO: dict[int, tuple[GameState, dict[tuple[str, ...], object]]] = {}
-
-
-def _memo(state: GameState) -> dict[tuple[str, ...], object]:
-    entry = _MEMO.get(id(state))
-    if entry is None or entry[0] is not state:
-        entry = (state, {})
-        _MEMO.clear()
-        _MEMO[id(state)] = entry
-    return entry[1]
+_memo = StateMemo()  # answers per recent state (steps/common.py)
 
 
 def carrier_room(game: Game, state: GameState, loc: str, power: str) -> int:

@@ -95,6 +95,7 @@ from wartable.games.aa_anniversary import research
 from wartable.games.aa_anniversary.steps import landing, straits
 from wartable.games.aa_anniversary.steps.common import (
     MOBILIZATION,
+    StateMemo,
     allied,
     controller,
     enemy_blocking_ships,
@@ -138,16 +139,7 @@ def hostile_land(game: Game, state: GameState, space: str, power: str) -> bool:
 
 # One state's answers (the prompt asks the same spaces for many units); kept with the
 # state object itself so a new state never reads another's answers.
-_MEMO: dict[int, tuple[GameState, dict[tuple[str, str], object]]] = {}
-
-
-def _memo(state: GameState) -> dict[tuple[str, str], object]:
-    entry = _MEMO.get(id(state))
-    if entry is None or entry[0] is not state:
-        entry = (state, {})
-        _MEMO.clear()
-        _MEMO[id(state)] = entry
-    return entry[1]
+_memo = StateMemo()  # answers per recent state (steps/common.py)
 
 
 def _hostile(game: Game, state: GameState, space: str, power: str) -> bool:
