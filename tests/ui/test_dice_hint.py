@@ -194,33 +194,16 @@ def test_11_3_hint_at_a_crt_roll_lists_each_faces_result() -> None:
     faces: dict[str, list[int]] = {}
     for face, result in enumerate(crt, 1):
         faces.setdefault(result, []).append(face)
-    rows = [r for r in hint.lines[1:] if not r.startswith("Results")]
+    legend = [r for r in hint.lines[1:] if " = " in r]
+    rows = [r for r in hint.lines[1:] if r[0].isdigit()]
     assert len(rows) == len(faces)  # the row's results are in runs of faces
     for row in rows:
         span, _, rest = row.partition(" (")
         result = rest.partition("): ")[2].split()[0]
         lo, _, hi = span.partition("-")
         assert list(range(int(lo), int(hi or lo) + 1)) == faces[result], row
-    legend = hint.lines[-1]
-    assert legend.startswith("Results [11.15-11.20]: ")
-    assert all(f"{r} = " in legend for r in faces)
-
-
-def test_hint_at_a_raid_damage_roll_gives_the_total_not_each_face() -> None:
-    """Strategic Bombing Raids (pg. 17): Germany's bomber raids the U.K. (AA gun misses); the
-    damage die is a total, so the hint quotes it (1d6, 3.5 expected, under the U.K.'s cap of
-    16) instead of listing six faces."""
-    from wartable.ui.dicehint import dice_hint
-
-    s = Session.start(load_game("aa_anniversary"), "1941", FrozenMap(), seed=1,
-                      dice_mode="physical")
-    s = s.submit(Action(END_STEP, "germany"))
-    s = s.submit(Action.make("move", "germany", piece="germany.bomber.1", to="united_kingdom"))
-    s = s.submit(Action(END_STEP, "germany"))
-    s = s.submit(Action.make("raid", "germany", space="united_kingdom", bombers=1, escorts=0))
-    s = s.submit(Action.make("dice", s.prompt().side, values=(5,)))  # the AA gun misses
-    hint = dice_hint(s)
-    assert hint is not None
-    assert hint.title.startswith("Bombing the industrial complex in United Kingdom: roll 1d6")
-    assert hint.lines == ("Damage to the industrial complex in United Kingdom: 1d6, 1-6, "
-                          "3.5 expected",)
+    # Under the faces, what each result of this row does, worded as combat.toml words it
+    # [11.15-11.20]; no DL1, which only a German defender may choose [11.19].
+    meaning = doc["tables"]["combat"]["legend"]
+    assert legend == [f"{code} = {meaning[code]}" for code in meaning if code in faces]
+    assert hint.lines[-len(legend) - 1] == "What the results do:"

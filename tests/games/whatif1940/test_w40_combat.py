@@ -799,3 +799,24 @@ def test_5_5_east_front_surprise_ignore_rivers_removes_the_soviet_river_shift_on
     assert s1.turn == 1 and not any(x.rule == "11.8" for x in odds(s1, [PZ[0]], t).odds.shifts)
     s2 = replace(s1, turn=2)  # turn 1 only
     assert any(x.rule == "11.8" for x in odds(s2, [PZ[0]], t).odds.shifts)
+
+
+def test_11_19_hint_at_a_soviet_attack_on_german_corps_names_the_dl1_option() -> None:
+    """Game > Hint at the CRT roll (physical dice): under the faces, what each result of the
+    column does [11.15-11.20] from combat.toml; against German defenders a DR may become a
+    DL1 [11.19], so DL1 is explained too (and not for a German attack: see
+    tests/ui/test_dice_hint.py)."""
+    s = put(put(base(), INF[0], TGT), INF[1], TGT)
+    s = sov(sov(s, 1, RING[0], 9, 4), 2, RING[3], 9, 4)
+    s = attack(at(s, "soviet_combat"), TGT, ["soviet.sov_regular.1", "soviet.sov_regular.2"],
+               side="soviet")
+    frame = s.top_frame
+    assert frame is not None and frame.kind == "dice"
+    notes = G.rules.explain_roll(G, s, frame)
+    assert notes is not None and notes.with_faces  # the faces are listed too
+    column = combat.battle(s)["column"]
+    legend = dict(T.legend)
+    codes = [code for code in legend if code in T.row(column) or code == "DL1"]
+    assert "DR" in T.row(column)
+    assert notes.lines == ("What the results do:",
+                           *(f"{code} = {legend[code]}" for code in codes))

@@ -24,6 +24,7 @@ from wartable.games.whatif1940 import air, fog, hidden, invariants, victory
 from wartable.games.whatif1940.board import Board, board_of
 from wartable.games.whatif1940.handlers import FrameHandler, Resume, StepHandler
 from wartable.games.whatif1940.ids import (
+    GERMAN,
     MOVE_FIGHT,
     V_ARDENNES_OPEN,
     V_BELGIUM,
@@ -93,6 +94,7 @@ FRAME_HANDLERS: dict[str, FrameHandler] = {
     offmap.CONFIRM: offmap.ConfirmFrame(),  # players' DRM answers (engine/procflow.py)
     doctrine.F_PLACE: doctrine.PLACE,  # a new tank corps to a supply source hex [9.2]
 }
+LEGEND_HEADING = "What the results do:"  # a heading in the hint (it ends with ":")
 RESUMES: dict[str, Resume] = {
     **combat.RESUMES,  # the GAST and CRT rolls [6.11, 11.3]
     moscow.RESUME: moscow.resume,  # the Moscow Falls Table [4.3]
@@ -285,13 +287,23 @@ class WhatIf1940Rules(Rules):
         return super().resume(game, state, resume, data, dice)
 
     def explain_roll(self, game: Game, state: GameState, frame: Frame) -> RollNotes | None:
-        """A CRT roll [11.3] (an attack, or an airborne assault [8.7]): what each result code
-        the faces show does, from the legend in combat.toml [11.15-11.20]."""
-        if frame.data.get("resume") not in (combat.R_CRT, flieger.RESUME_AA):
+        """A CRT roll [11.3] (an attack, or an airborne assault [8.7]): what each result the
+        column's faces can give does, from the legend in combat.toml [11.15-11.20]; a German
+        defender may also convert a DR to DL1 [11.19]. Listed under the faces."""
+        resume = frame.data.get("resume")
+        if resume == combat.R_CRT:
+            b = combat.battle(state)
+            column, german_defends = b.get("column"), b.get("side") != GERMAN
+        elif resume == flieger.RESUME_AA:
+            column, german_defends = flieger.crt_column(state), False
+        else:
             return None
-        legend = combat_table.tables_of(game).legend
-        return RollNotes(("Results [11.15-11.20]: " + "; ".join(
-            f"{code} = {text}" for code, text in legend),), with_faces=True)
+        t = combat_table.tables_of(game)
+        codes = set(t.row(str(column))) if column in t.crt else set().union(*t.crt.values())
+        if german_defends and "DR" in codes:
+            codes.add("DL1")
+        return RollNotes((LEGEND_HEADING, *(f"{code} = {text}" for code, text in t.legend
+                                            if code in codes)), with_faces=True)
 
     # --- victory [4.2, 4.4] --------------------------------------------------------------
     def check_victory(self, game: Game, state: GameState) -> str | None:

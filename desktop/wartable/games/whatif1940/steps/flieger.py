@@ -305,6 +305,12 @@ def _rec(state: GameState) -> FrozenMap[str, Any]:
     return rec
 
 
+def crt_column(state: GameState) -> str | None:
+    """The CRT column the airborne assault being resolved rolls on [8.7, 11.3], if set."""
+    col = _rec(state).get("column")
+    return None if col is None else str(col)
+
+
 def _set(state: GameState, **kw: Any) -> GameState:
     rec = _rec(state)
     for k, v in kw.items():
