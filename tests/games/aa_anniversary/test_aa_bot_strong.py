@@ -3,10 +3,10 @@ several territories, capital defence, aircraft that keep a landing space (Air Un
 pg. 26), amphibious landings, the time budget, and matches against random and fast play.
 
 Measured with the CLI (`wartable selfplay aa_anniversary 1941 --bot strong --vs ...
---games 50 --rounds 4`), with carriers, loading in Combat Move and developments: strong vs
-random 1.00 (Axis 25/25, Allies 25/25), strong vs fast 0.72 (Axis 11/25, Allies 25/25;
-the previous strong bot on the same engine: 0.60, Axis 5/25), 1942 strong vs fast (20
-games) 0.95 (Axis 9/10, Allies 10/10); these tests play only a few games.
+--games 50 --rounds 4`), session 4 (transports that guard threatened cities, aircraft that
+land where the enemy's attack is likeliest to win): strong vs fast 0.90 on seeds 7 and 23
+(Axis 20/25, Allies 25/25; before: 0.64, Axis 7/25), 1942 strong vs fast (20 games) 0.90
+(Axis 8/10, Allies 10/10), strong vs random 1.00; these tests play only a few games.
 """
 
 from __future__ import annotations

@@ -26,15 +26,23 @@ again whenever the state is not the one the plan expects (an undo, a human's mov
   battles         the default casualty order; press while the attacker wins PRESS_P
   noncombat move  a carrier that has not moved sails to a fighter with nowhere else to
                   land (pg. 21); aircraft land where they defend a threatened capital,
-                  victory city or factory, else on a carrier with a free place, else nearest
-                  the front; land units reinforce such places until the enemy's best attack
-                  wins at most DEFEND_P, then move toward the front; transports load land
-                  units and sail with their escorts and carriers toward the enemy's coastal
-                  victory cities, else the nearest enemy coast, the carriers' fighters flying
-                  along to land on them again (Aircraft Carriers, pg. 27)
+                  victory city or factory (each where the enemy's attack then wins most
+                  often, the odds counted again after each landing), else on a carrier with
+                  a free place, else nearest the front; land units reinforce such places
+                  until the enemy's best attack wins at most DEFEND_P, then move toward the
+                  front; transports load land units and, where a threatened victory city or
+                  factory (not the capital) is next to a zone they reach, sail there and
+                  offload them into it (Phase 5, pg. 21: Japan's army, built in Japan,
+                  holds Kiangsu and Kwangtung), else sail with their escorts and carriers
+                  toward the enemy's coastal victory cities, else the nearest enemy coast,
+                  the carriers' fighters flying along to land on them again (Aircraft
+                  Carriers, pg. 27); empty transports sail back to the coastal factories
+                  where land units wait for a lift
   mobilize        land units where the threat is, else at the factory nearest the front;
                   a new carrier where fighters wait for one, else with the own fleet, a new
-                  fighter next to it; other ships in the sea zone nearest the enemy's coasts
+                  fighter on board it (Mobilize New Units, pg. 22: new fighters may be
+                  placed on a new carrier), else next to it; other ships in the sea zone
+                  nearest the enemy's coasts
   Strategic Bombing Raids (pg. 17): bombers that came with an attack fight in it; bombers
                   alone over an enemy industrial complex raid it
 Threats count enemy land units within their move of the space, aircraft within about half
@@ -787,8 +795,8 @@ def plan_noncombat(game: Game, state: GameState, p: Prompt,
     def score(loc: str) -> float:
         if loc in w.sea:
             return 30.0 if room(loc) > 0 else -1000.0
-        if danger.get(loc, 0.0) > DEFEND_P:
-            return 100.0 + (50.0 if loc == w.capital.get(power) else 0.0)
+        if danger.get(loc, 0.0) > DEFEND_P:  # the most threatened place first
+            return 100.0 + 40.0 * danger[loc] + (50.0 if loc == w.capital.get(power) else 0.0)
         return -float(fdist.get(loc, 30))
 
     def may_stay(q: Piece) -> bool:
@@ -816,6 +824,8 @@ def plan_noncombat(game: Game, state: GameState, p: Prompt,
             deck[here] = room(here) + 1  # its place on a carrier there is free again
         used.add(pid)
         extra.setdefault(best, []).append(q.type)
+        if danger.get(best, 0.0) > DEFEND_P and _ok(budget):  # the next goes where needed
+            danger[best] = threat(game, state, power, best, extra=extra[best])
         landing.append((pid, best))
     air_to.update(landing)
     out += _pickups(game, state, p, used, deck, air_to)  # those left without a place
@@ -858,7 +868,11 @@ def plan_noncombat(game: Game, state: GameState, p: Prompt,
 
     # 3. Transports load and sail toward enemy coasts with their escorts and carriers (the
     # carriers' fighters fly along and land on them again).
-    out += _ferry(game, state, p, used, holders, air_to)
+    # Threatened key spaces the reinforcements above did not make safe: transports may
+    # carry more there (load, sail and offload in Noncombat Move, Phase 5 pg. 21).
+    guard = {k: (extra.get(k, []), gone.get(k, [])) for k in keys
+             if danger.get(k, 0.0) > DEFEND_P and k != w.capital.get(power)}
+    out += _ferry(game, state, p, used, holders, air_to, guard, budget)
 
     if air_to:
         where: dict[str, list[str]] = {}
@@ -897,8 +911,22 @@ def plan_noncombat(game: Game, state: GameState, p: Prompt,
 
 
 def _ferry(game: Game, state: GameState, p: Prompt, used: set[str],
-           holders: set[str], air_to: dict[str, str]) -> list[Planned]:
+           holders: set[str], air_to: dict[str, str],
+           guard: dict[str, tuple[list[str], list[str]]] | None = None,
+           budget: Budget | None = None) -> list[Planned]:
+    """Transports load land units and sail: to offload them into a threatened own key
+    space next to a zone they reach (`guard`: key space -> (unit types already planned to
+    come, pieces leaving)), else toward the enemy's coastal victory cities, else the nearest
+    enemy coast; empty ones sail back to the coastal factories where land units wait."""
     power = p.side
+    w = world(game)
+    guard = dict(guard or {})
+    # Where empty transports go: next to own coastal factories with land units waiting.
+    pickup = _sea_distances(game, (
+        z for f in mobilize.factories(game, state, power) if f not in holders
+        for z in w.neighbors[f] if z in w.sea and any(
+            q.side == power and q.id not in used and stats(game, q).land
+            and stats(game, q).fights for q in state.pieces_at(f))))
     coast = _enemy_coast_distance(game, state, power)
     cities = _enemy_coast_distance(game, state, power, victory_only=True)
     out: list[Planned] = []
@@ -925,9 +953,38 @@ def _ferry(game: Game, state: GameState, p: Prompt, used: set[str],
                 room -= need
                 loads.append(pid)
         cargo = loads or [c.id for t in transports for c in movement.cargo(state, t)]
-        if not cargo:
-            continue
         dests = p.moves[transports[0].id]
+        if not cargo:
+            # Empty transports sail back to where land units wait for a lift (their escorts
+            # along; carriers stay with the fighters that count on them).
+            home = min(dests, key=lambda d: (pickup.get(d, 99), d)) if dests else z
+            if pickup.get(home, 99) < pickup.get(z, 99):
+                group = [s for s in ships if home in p.moves.get(s.id, ())
+                         and not _carrier(game, s.type)]
+                used.update(s.id for s in group)
+                out += [Planned(Action.make("move", power, piece=s.id, to=home),
+                                f"Empty transports sail {_name(game, z)} -> "
+                                f"{_name(game, home)} to pick up land units" if i == 0 else "")
+                        for i, s in enumerate(group)]
+            continue
+        # A threatened own key space next to a zone they reach: the cargo goes ashore there.
+        mine = [c for c in cargo if state.pieces[c].side == power]
+        shore = _guard_landing(game, state, power, z, dests, mine, guard, budget)
+        if shore is not None:
+            d, k, p0, pnow = shore
+            for pid in loads:
+                used.add(pid)
+            used.update(mine)
+            what = _describe(game, [state.pieces[x].type for x in mine])
+            why = (f"Transports carry {what} to {_name(game, k)}: enemy attack {p0:.0%} -> "
+                   f"{pnow:.0%} (Noncombat Move, pg. 21)")
+            acts = [Action.make("move", power, piece=x, to=z) for x in loads]
+            if d != z:
+                acts += [Action.make("move", power, piece=t.id, to=d) for t in transports]
+                used.update(t.id for t in transports)
+            acts += [Action.make("move", power, piece=x, to=k) for x in mine]
+            out += [Planned(a, why if i == 0 else "") for i, a in enumerate(acts)]
+            continue
         # Toward the enemy's victory cities first (they decide the game), then any coast.
         def aim(d: str) -> tuple[int, int]:
             return (cities.get(d, 99), coast.get(d, 99))
@@ -973,6 +1030,33 @@ def _ferry(game: Game, state: GameState, p: Prompt, used: set[str],
     return out
 
 
+def _guard_landing(game: Game, state: GameState, power: str, z: str, dests: Iterable[str],
+                   cargo: list[str], guard: dict[str, tuple[list[str], list[str]]],
+                   budget: Budget | None) -> tuple[str, str, float, float] | None:
+    """(zone to sail to, key space, enemy's odds before, after) for the first threatened key
+    space in `guard` that transports in `z` reach with `cargo` and that it makes safer (as
+    land reinforcements must: at most half the enemy's attacks win, or a quarter fewer).
+    Noncombat Move never offloads in a zone holding enemy units (Phase 5, pg. 21)."""
+    w = world(game)
+    if not cargo:
+        return None
+    types = [state.pieces[x].type for x in cargo]
+    zones = [z, *sorted(d for d in dests if d != z)]
+    for k, (extra, less) in list(guard.items()):
+        near = [d for d in zones if k in w.neighbors[d]
+                and not any(not allied(game, q.side, power) for q in state.pieces_at(d))]
+        if not near or not _ok(budget):
+            continue
+        p0 = threat(game, state, power, k, extra=extra, less=less)
+        if p0 <= DEFEND_P:
+            continue
+        pnow = threat(game, state, power, k, extra=extra + types, less=less)
+        if pnow <= 0.5 or p0 - pnow >= 0.25:
+            guard[k] = (extra + types, less)
+            return near[0], k, p0, pnow
+    return None
+
+
 # --- mobilize ------------------------------------------------------------------------------
 def plan_mobilize(game: Game, state: GameState, p: Prompt,
                    budget: Budget | None) -> list[Planned]:
@@ -984,6 +1068,7 @@ def plan_mobilize(game: Game, state: GameState, p: Prompt,
     out: list[Planned] = []
     extra: dict[str, list[str]] = {}
     decks: set[str] = set()  # factories next to the sea zones new carriers go to
+    aboard: dict[str, int] = {}  # sea zone -> places left on the new carriers there
 
     def free(f: str) -> int:
         if power == "china":  # at most three Chinese units a territory (China Rules, pg. 10)
@@ -1019,9 +1104,24 @@ def plan_mobilize(game: Game, state: GameState, p: Prompt,
             d = min(ds, key=lambda x: (fleet[x], coast.get(x, 99), x))
             if _carrier(game, q.type):
                 decks.add(ds[d])
+                aboard[d] = aboard.get(d, min(0, movement.carrier_room(
+                    game, state, d, power))) + _carrier_capacity(game, q.type)
         else:
             hot = [k for k in keys if k in ds and danger.get(k, 0.0) > DEFEND_P]
-            # A new fighter next to a new carrier: it flies on board next turn (pg. 27).
+            # A new fighter goes on board a new carrier (Mobilize New Units, pg. 22: "on an
+            # aircraft carrier owned by your power in a sea zone adjacent to a territory with
+            # such an industrial complex ... either a new one or an existing one"); the
+            # place is offered once the carrier is placed, so the plan keeps it till then.
+            ship = [(x, f) for x in sorted(aboard) if aboard[x] > 0 and q.type == "fighter"
+                    for f in mobilize.factories(game, state, power)
+                    if x in world(game).neighbors[f] and free(f) > 0]
+            if not hot and ship:
+                x, f = ship[0]
+                aboard[x] -= 1
+                placed[f] = placed.get(f, 0) + 1
+                out.append(Planned(Action.make("move", power, piece=q.id, to=x)))
+                continue
+            # Else a new fighter next to a new carrier: it flies on board next turn (pg. 27).
             deck = [x for x in ds if q.type == "fighter" and x in decks]
             d = hot[0] if hot else deck[0] if deck else min(
                 ds, key=lambda x: (fdist.get(x, 99), x))
