@@ -183,8 +183,11 @@ def prompt(game: Game, state: GameState, power: str, text: str, rule: str) -> Pr
     todo = battles(game, state, power)
     raids = bombing.raid_targets(game, state, power)
     wait = f"Decide the strategic bombing raids first [{bombing.R_SBR}]" if raids else ""
-    buttons = [Button("fight", f"Fight in {s}", R_PHASE, enabled=not raids, reason=wait,
-                      args=FrozenMap(space=s)) for s in todo]
+    buttons = []
+    for s in todo:
+        why = wait or sea_battle_first(game, state, s, power)
+        buttons.append(Button("fight", f"Fight in {space_name(game, s)}", R_PHASE,
+                              enabled=not why, reason=why, args=FrozenMap(space=s)))
     buttons += [Button("ignore", f"Ignore the submarines and transports in {s}", R_IGNORE,
                        enabled=not raids, reason=wait, args=FrozenMap(space=s))
                 for s in todo if may_ignore(game, state, s, power)]
@@ -198,17 +201,25 @@ def prompt(game: Game, state: GameState, power: str, text: str, rule: str) -> Pr
     )
 
 
+def sea_battle_first(game: Game, state: GameState, space: str, power: str) -> str:
+    """Why the battle in `space` must wait ("" when it need not): its amphibious assault's
+    cargo is still aboard in a sea zone with a battle of its own (Amphibious Assaults,
+    1. Sea combat, pg. 17)."""
+    first = sorted({p.location for p in assault_cargo(state, space, power)} & set(
+        battles(game, state, power)))
+    return (f"Fight the sea battle in {', '.join(first)} first "
+            f"[{R_AMPHIBIOUS}: 1. Sea combat]") if first else ""
+
+
 def fight(game: Game, state: GameState, power: str, action: Action) -> Outcome:
     space = action.args.get("space")
     if not isinstance(space, str) or space not in battles(game, state, power):
         raise IllegalAction(f"There is no battle for you in {space!r} [{R_PHASE}].")
     if bombing.raid_targets(game, state, power):
         raise IllegalAction(f"Decide the strategic bombing raids first [{bombing.R_SBR}].")
-    first = sorted({p.location for p in assault_cargo(state, space, power)} & set(
-        battles(game, state, power)))
+    first = sea_battle_first(game, state, space, power)
     if first:
-        raise IllegalAction(f"Fight the sea battle in {', '.join(first)} first "
-                            f"[{R_AMPHIBIOUS}: 1. Sea combat].")
+        raise IllegalAction(first + ".")
     state, landing = land_assault(game, state, space, power)
     state = state.with_var("battle", space)
     state = state.with_var("battle_defender", defending_power(game, state, space, power))
