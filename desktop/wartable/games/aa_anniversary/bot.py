@@ -26,10 +26,9 @@ from typing import Any
 
 from wartable.core.errors import IllegalAction, WartableError
 from wartable.core.rng import Rng
-from wartable.engine.actions import DICE, END_STEP, Action, Prompt
-from wartable.engine.bots import LEVELS, Budget
+from wartable.engine.actions import END_STEP, Action, Prompt
+from wartable.engine.bots import Budget, play_ranked
 from wartable.engine.loop import deciding_side
-from wartable.engine.randomplay import random_action
 from wartable.engine.rules import Game
 from wartable.engine.session import Session
 from wartable.games.aa_anniversary.calculator import calculate
@@ -383,31 +382,14 @@ def explained_action(
 ) -> tuple[Action, Rng, str]:
     """`choose_action` with the reason for it ("" when there is nothing worth saying).
     `budget` (strong level): called before each costly evaluation; False = stop thinking
-    and play what is planned so far (the caller's time limit per turn)."""
-    if level == "random":
-        a, rng = random_action(session, rng)
-        return a, rng, ""
-    if level not in LEVELS:
-        raise WartableError(f"Unknown bot level {level!r} (one of {', '.join(LEVELS)}).")
-    side = deciding_side(session.state)
-    p = session.prompt(side)
-    if p.dice is not None:
-        vals, rng = rng.roll_many(p.dice.count, p.dice.sides)
-        return Action.make(DICE, side, values=vals), rng, ""
+    and play what is planned so far (the caller's time limit per turn). The random level,
+    unknown levels, dice and refused proposals: engine/bots.play_ranked."""
     if level == "strong":
         from wartable.games.aa_anniversary import bot_strong  # it builds on this module
 
-        ranked = bot_strong.ranked(session, budget, p)
-    else:
-        ranked = ranked_explained(session)
-    for a, why in ranked:
-        try:
-            session.submit(a)
-        except IllegalAction:
-            continue
-        return a, rng, why
-    a, rng = random_action(session, rng)  # nothing scored was legal: any legal candidate
-    return a, rng, ""
+        return play_ranked(session, rng, level,
+                           lambda p: bot_strong.ranked(session, budget, p))
+    return play_ranked(session, rng, level, lambda p: ranked_explained(session))
 
 
 # --- matches -----------------------------------------------------------------------------
