@@ -10,27 +10,36 @@ never gets stuck (the last resort is any legal candidate, as random play picks).
   east order [5.3]        move/fight
   movement [10.0]         each unit once, to its best hex (bot_eval.dest_score); the
                           strong defender first fills the key hexes the enemy can reach
-                          (the Ruhr [4.2], Moscow and the cities [4.3]; bot_eval.fill_keys)
+                          (the Ruhr [4.2], Moscow and the cities [4.3]; bot_eval.fill_keys;
+                          a screen hex is given up to fill a Ruhr hex), the strong German
+                          then swaps a reduced corps in a Ruhr hex for a full one
+                          (bot_eval.swap_out), then fills its screen
   strategic transfer      units Eligible to Leave the GSRHB to the west map until it holds
   [12.1-12.3]             WEST_GARRISON German units, then east; none sent into the box
   air superiority [8.1]   the strong German suppresses both Anglo-French aircraft (the
                           columns they give an attack on the Ruhr [4.2, 8.4]); fast: none
   prepared assaults [11]  the best attack at the level's column (bot_eval.attack_options);
                           the strong German west hits any Allied stack next to the Ruhr
-                          from 1:1, with the Ruhr's holders (who then stay [11.13])
-  battle frames           all aircraft [8.4] (the strong German none in a west attack:
-                          they fly in the east); lose steps from the weakest full unit
+                          from 1:1, with the Ruhr's holders (who then stay [11.13]); the
+                          strong German counts all its ready aircraft on Moscow [4.3]
+  battle frames           all aircraft [8.4]; the strong German (luftwaffe_commit): all
+                          but WEST_AIR_RESERVE in the east (all on Moscow), all to defend a
+                          Ruhr hex, none to defend another west hex or to attack in the
+                          west (kept for the Ruhr [4.2]); lose steps from the weakest full unit
                           [11.16, 11.20] (strong: the last unit in a Ruhr hex or Moscow
                           last); one step each in a chosen bloodbath; a forced
                           DR conversion to BB when the attackers have more steps, else
-                          AL1 [11.19]; retreat rather than DL1 [11.19]; advance every
+                          AL1 [11.19]; retreat rather than DL1 [11.19] (the strong German
+                          west: DL1, holding its line); advance every
                           victor [11.13] (the strong German: not out of a key hex into a lesser one)
-  replacements [9.9-9.11] restore while offered
+  replacements [9.9-9.11] restore while offered (the strong German: Ruhr corps first)
   Soviet reinforcements   each waiting unit to its best entry hex [9.5]
   other steps and frames  end the step / the first option offered (interdiction [8.3],
                           the fronts and boxes [12.4-12.8],
                           mobile assaults [10.15] and neutrality violations [3.6] are
                           never chosen yet)
+  stack tops [7.3]        about to end a step, each side shows a typical unit on top of
+                          its stacks near the enemy (bot_stack_top), one free action each
 Fog of war [7.3]: every choice is weighed on the deciding side's view (bot_view.view: the
 units beneath an enemy top estimated as that side's typical counter), never the real
 state; the actions name its own units and are checked on the real state by the engine.
@@ -40,15 +49,13 @@ time limit comes in as `budget` (False = stop thinking and play what is planned)
 
 from __future__ import annotations
 
-from wartable.core.errors import IllegalAction, WartableError
 from wartable.core.rng import Rng
-from wartable.engine.actions import DICE, END_STEP, Action, Prompt
-from wartable.engine.bots import LEVELS, Budget
+from wartable.engine.actions import END_STEP, Action, Prompt
+from wartable.engine.bots import Budget, play_ranked
 from wartable.engine.loop import deciding_side
-from wartable.engine.randomplay import random_action
 from wartable.engine.rules import Game
 from wartable.engine.session import Session
-from wartable.games.whatif1940 import bot_eval, bot_view, units
+from wartable.games.whatif1940 import bot_eval, bot_stack_top, bot_view, units
 from wartable.games.whatif1940.board import Board, board_of
 from wartable.games.whatif1940.ids import (
     A_MOVED,
@@ -118,8 +125,10 @@ def _movement(game: Game, board: Board, state: GameState, p: Prompt, step_id: st
     ctx = bot_eval.context(game, board, state, side, map_id, level)
     # [10.2, 10.5] Each unit moves once: a moved unit's parent stack is soon finished.
     moved = frozenset(pid for pid in p.moves if state.piece(pid).attrs.get(A_MOVED))
-    key = bot_eval.fill_keys(ctx, sorted(p.moves.items()), moved)
-    best = ([key] if key else []) + bot_eval.best_moves(ctx, sorted(p.moves.items()), moved)
+    legal = sorted(p.moves.items())
+    key = bot_eval.fill_keys(ctx, legal, moved, bot_eval.KEY_FIRST) or \
+        bot_eval.swap_out(ctx, legal, moved) or bot_eval.fill_keys(ctx, legal, moved)
+    best = ([key] if key else []) + bot_eval.best_moves(ctx, legal, moved)
     out: Ranked = [(Action.make("move", side, piece=m.piece, to=m.to), m.why)
                    for m in best[:3]]
     return out + _plain(_end(p))
@@ -151,6 +160,21 @@ def _reinforce(game: Game, board: Board, state: GameState, p: Prompt, side: str,
     best.sort()
     acts = [Action.make("move", side, piece=pid, to=d) for _, pid, d in best[:3]]
     return _plain(acts + _end(p))
+
+
+def _replacements(game: Game, board: Board, state: GameState, p: Prompt,
+                  level: str) -> list[Action]:
+    """[9.9-9.11] Restore while offered; the strong German first the units holding a Ruhr
+    hex, the one with the most enemy attack strength next to it first (two full corps
+    there keep the Allied odds down [4.2, 11.8])."""
+    acts = _buttons(p, "replace_step")
+    if level == "strong" and p.side == GERMAN:
+        def worst(a: Action) -> tuple[bool, int]:  # a Ruhr hex, the most threatened first
+            loc = state.piece(str(a.args.get("piece"))).location
+            ruhr = board.on_map(loc) and board.hex(loc).ruhr
+            return not ruhr, -bot_eval.threat(game, board, state, GERMAN, loc) if ruhr else 0
+        acts.sort(key=worst)
+    return acts
 
 
 WEST_GARRISON = 26  # German ground units wanted on the west map (ours): the Ruhr [4.2]
@@ -185,6 +209,37 @@ SUPPRESS_SIDES = (ANGLO_FRENCH,)  # strong: whose aircraft the Luftwaffe suppres
 
 
 WEST_ATTACK_AIR = False  # strong: the Luftwaffe supports German attacks on the west map
+WEST_AIR_RESERVE = 2  # strong: Luftwaffe units kept from the east for the Ruhr's defence
+
+
+def luftwaffe_commit(game: Game, state: GameState, ready: int) -> int:
+    """[8.4, 8.6] How many of the `ready` Luftwaffe units the strong German commits to the
+    battle in hand (each flies one mission a game turn): in the east all but
+    WEST_AIR_RESERVE, kept for the Anglo-French combat phase that ends the game turn
+    while an Anglo-French unit can reach the Ruhr (else all)
+    (all of them to attack or hold Moscow: a Moscow Falls roll each turn held [4.3]); in
+    the west all of them to defend a Ruhr hex (one lost hex loses the game [4.2]), none
+    to defend another hex (they wait for the Ruhr) or to attack."""
+    b = combat.battle(state)
+    target = str(b.get("target"))
+    if b.get("map") == WEST:
+        if state.frames[-1].data.get("role") == "attack":
+            return ready if WEST_ATTACK_AIR else 0
+        board = board_of(game)
+        return ready if target in board.hexes and board.hex(target).ruhr else 0
+    if target in bot_eval.AIR_TARGETS:  # attacked or held by the German: Moscow gives a
+        return ready  # Moscow Falls roll each turn it is German [4.3]
+    return max(0, ready - WEST_AIR_RESERVE) if ruhr_in_reach(game, state) else ready
+
+
+def ruhr_in_reach(game: Game, state: GameState) -> bool:
+    """An Anglo-French ground unit is within a west move (6 MF + 1 [2.10]) of a Ruhr hex:
+    the Luftwaffe reserve is kept for the Anglo-French combat phase [4.2]."""
+    board = board_of(game)
+    ruhr = [h for h in board.labels(WEST) if board.hex(h).ruhr]
+    near = board.distances(ruhr, 7)
+    return any(p.side == ANGLO_FRENCH and p.location in near and units.is_ground(game, p)
+               for p in state.pieces.values())
 
 
 def _air_superiority(state: GameState, p: Prompt, level: str) -> Ranked:
@@ -200,6 +255,17 @@ def _air_superiority(state: GameState, p: Prompt, level: str) -> Ranked:
 
 def _step(game: Game, state: GameState, p: Prompt, level: str,
           budget: Budget | None, real: GameState) -> Ranked:
+    """The step's proposals; about to end its own step, the side first dresses its stacks
+    near the enemy with a typical unit on top [7.3] (bot_stack_top), one a proposal."""
+    out = _step_choices(game, state, p, level, budget, real)
+    if out and out[0][0].verb == END_STEP and p.side == game.position(state).side:
+        tops = bot_stack_top.top_actions(game, board_of(game), state, p.side)
+        return [(a, bot_stack_top.WHY) for a in tops[:1]] + out
+    return out
+
+
+def _step_choices(game: Game, state: GameState, p: Prompt, level: str,
+                  budget: Budget | None, real: GameState) -> Ranked:
     board = board_of(game)
     pos = game.position(state)
     kind, sid = pos.step.kind, pos.step.id
@@ -215,7 +281,7 @@ def _step(game: Game, state: GameState, p: Prompt, level: str,
     if kind == combat.KIND and sid in combat.STEP_SIDES:
         return _combat(game, board, state, p, sid, level)
     if kind in ("german_replacement", "af_replacement"):
-        return _plain(_buttons(p, "replace_step") + _end(p))
+        return _plain(_replacements(game, board, state, p, level) + _end(p))
     if kind == "strategic_transfer" and pos.side == GERMAN:
         return _transfer(game, board, state, p, level)
     if kind == airpower.KIND:
@@ -298,10 +364,9 @@ def _frame(game: Game, state: GameState, p: Prompt, level: str, real: GameState)
     kind = state.frames[-1].kind
     if kind == combat.F_AIR:  # all the aircraft available [8.4]
         air = sorted(_buttons(p, "air"), key=lambda a: -int(a.args.get("count", 0)))
-        b = combat.battle(state)
-        if level == "strong" and p.side == GERMAN and b.get("map") == WEST and \
-                state.frames[-1].data.get("role") == "attack" and not WEST_ATTACK_AIR:
-            air.reverse()  # the Luftwaffe left after [8.1] flies in the east [4.3]
+        if level == "strong" and p.side == GERMAN:
+            n = luftwaffe_commit(game, state, len(air) - 1)
+            air.sort(key=lambda a: int(a.args.get("count", 0)) != n)
         return _plain(air)
     if kind == combat.F_LOSS:
         loss = _buttons(p, "lose_step")
@@ -310,7 +375,11 @@ def _frame(game: Game, state: GameState, p: Prompt, level: str, real: GameState)
     if kind == combat.F_BB:
         return _plain(sorted(_buttons(p, "bb"), key=lambda a: int(a.args.get("steps", 0))))
     if kind == combat.F_DL1:
-        return _plain(sorted(_buttons(p, "dl1"), key=lambda a: a.args.get("choice") != "retreat"))
+        # [11.19] Retreat, keeping the steps; the strong German west holds its line instead
+        # (a retreat opens the way to the Ruhr and displaces its holders [11.12, 4.2])
+        hold = level == "strong" and combat.battle(state).get("map") == WEST
+        first = "dl1" if hold else "retreat"
+        return _plain(sorted(_buttons(p, "dl1"), key=lambda a: a.args.get("choice") != first))
     if kind == combat.F_CONVERT:
         return _plain(sorted(_buttons(p, "convert"),
                              key=lambda a: a.args.get("result") != convert_choice(game, state)))
@@ -345,22 +414,6 @@ def choose_action(session: Session, rng: Rng, level: str = "fast",
 def explained_action(session: Session, rng: Rng, level: str = "fast",
                      budget: Budget | None = None) -> tuple[Action, Rng, str]:
     """The bot's action for the deciding side and the reason for it ("" when there is
-    nothing worth saying): the best proposal the engine accepts, else any legal candidate."""
-    if level == "random":
-        a, rng = random_action(session, rng)
-        return a, rng, ""
-    if level not in LEVELS:
-        raise WartableError(f"Unknown bot level {level!r} (one of {', '.join(LEVELS)}).")
-    side = deciding_side(session.state)
-    p = session.prompt(side)
-    if p.dice is not None:  # the bot plays digital dice
-        vals, rng = rng.roll_many(p.dice.count, p.dice.sides)
-        return Action.make(DICE, side, values=vals), rng, ""
-    for a, why in ranked(session, level, budget, p):
-        try:
-            session.submit(a)
-        except IllegalAction:
-            continue
-        return a, rng, why
-    a, rng = random_action(session, rng)  # nothing proposed was legal: any legal candidate
-    return a, rng, ""
+    nothing worth saying): the best proposal the engine accepts, else any legal candidate
+    (engine/bots.play_ranked: the random level, unknown levels, and dice the same way)."""
+    return play_ranked(session, rng, level, lambda p: ranked(session, level, budget, p))

@@ -22,8 +22,11 @@ Falls rolls go on while it is held [4.3]); the strong German west screens the Ru
 hexes in front of it on the French side, `screen`): two corps in each Ruhr hex an Allied
 unit can reach next turn, one in each such screen hex (`wanted`), the rest drawn toward
 the Ruhr (GATHER), the other west cities left (they do not decide the game [4.2-4.4]),
-and every Allied stack next to a Ruhr hex counterattacked from 1:1 (`ruhr_threats`). The
-strong German east keeps a full stack (MOSCOW_HOLD) in a Moscow it has taken [4.3].
+and every Allied stack next to a Ruhr hex counterattacked from 1:1 (`ruhr_threats`); a
+Ruhr hex short of its two corps takes a screen holder (`fill_keys`), and a reduced corps
+there makes room for a full one (`swap_out`). The strong German east keeps a full stack
+(MOSCOW_HOLD) in a Moscow it has taken [4.3] and attacks Moscow counting every ready
+Luftwaffe unit [8.4].
 Every Anglo-French level drives on the Ruhr alone [4.2]: German cities elsewhere are no
 goal (the strong level once aimed at them and lost the race against Moscow), and the strong
 Anglo-French close up to the German line even one corps to a hex (the lone-unit penalty is
@@ -37,10 +40,11 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from wartable.engine.rules import Game
-from wartable.games.whatif1940 import supply, units
+from wartable.games.whatif1940 import air, supply, units
 from wartable.games.whatif1940.board import Board
 from wartable.games.whatif1940.ids import (
     ANGLO_FRENCH,
+    DEAD,
     EAST,
     FRANCE,
     GERMAN,
@@ -49,7 +53,7 @@ from wartable.games.whatif1940.ids import (
     SOVIET,
     WEST,
 )
-from wartable.games.whatif1940.steps import combat, combat_odds, control, stacking
+from wartable.games.whatif1940.steps import combat, combat_odds, control, movement, stacking
 from wartable.model.state import GameState, Piece
 
 # The attacker's worth of each CRT result [11.14-11.20]: ours, for ranking columns only.
@@ -58,10 +62,13 @@ FAST_COLUMN = "2-1"  # the fast level attacks at this column or better
 COUNTER_COLUMN = "1-1"  # strong German west: counterattacks next to the Ruhr [4.2]
 STRONG_COLUMN = "3-1"  # the strong level's usual minimum [issue 7: "prefer >= 3:1"]
 KEY_FILL = 4.0  # fill_keys fills the key hexes worth this much: the Ruhr, Moscow, Leningrad
+KEY_FIRST = 5.0  # strong: these first (the Ruhr, Moscow, Leningrad), then swap_out, then
+# the rest (the Ruhr screen, the Moscow ring)
 GATHER = 0.6  # strong German west: the pull toward the Ruhr per hex [4.2] (others 0.25)
 RUHR_SCREEN = 4.0  # strong German west: the hexes in front of the Ruhr (bot_eval.screen)
 MOSCOW_RING = 4.5  # strong Soviet: Moscow's neighbours, held once a German can reach Moscow
 MOSCOW_HOLD = 3  # strong German: units kept in a taken Moscow (the east stacking limit [7.4])
+AIR_TARGETS: tuple[str, ...] = (MOSCOW,)  # strong German: every ready aircraft attacks these
 GERMAN_REACH = 13  # hexes a German stack may cover in one east movement phase (12 MF + 1)
 RING_REACH = 2 * GERMAN_REACH  # the ring is manned two German moves ahead (Soviets are slow)
 LONE_PENALTY = 3.0  # strong German east: a lone unit next to two or more enemy stacks
@@ -119,16 +126,17 @@ def _strength(game: Game, state: GameState, p: Piece, defense: bool) -> int:
 
 
 def evaluate_attack(game: Game, board: Board, state: GameState, side: str, target: str,
-                    ids: Sequence[str]) -> Attack | None:
+                    ids: Sequence[str], planes: int = 0) -> Attack | None:
     """The attack's odds on `state`, the side's view (bot_view.view): every unit there
-    counts, the stand-ins for those hidden beneath a top included [7.3]."""
+    counts, the stand-ins for those hidden beneath a top included [7.3]; `planes`: the
+    aircraft the side will commit, a column each [8.4]."""
     attackers = [state.piece(i) for i in ids if i in state.pieces]
     attackers = [p for p in attackers if combat_odds.may_attack(game, p)]
     if not attackers or target not in board.hexes or (
             not combat_odds.defenders(game, state, target, side)
             and not combat_odds.garrison_defends(game, board, state, target, side)):
         return None
-    pv = combat_odds.compute(game, board, state, attackers, target)
+    pv = combat_odds.compute(game, board, state, attackers, target, air_attack=planes)
     col = None if pv.automatic_al1 else pv.odds.final_column
     conc = combat_odds.concentric(game, board, target,
                                   {state.piece(i).location for i in ids})
@@ -136,7 +144,8 @@ def evaluate_attack(game: Game, board: Board, state: GameState, side: str, targe
     return Attack(target, tuple(ids), col, value, conc, pv.text())
 
 
-def trim(game: Game, board: Board, state: GameState, side: str, a: Attack) -> Attack:
+def trim(game: Game, board: Board, state: GameState, side: str, a: Attack,
+         planes: int = 0) -> Attack:
     """The fewest attackers (weakest dropped first) that keep the final column, so the rest
     can attack elsewhere [11.4]; concentric attacks stay concentric [11.10]."""
     best = a
@@ -146,7 +155,7 @@ def trim(game: Game, board: Board, state: GameState, side: str, a: Attack) -> At
         if len(best.attackers) == 1:
             break
         rest = tuple(i for i in best.attackers if i != pid)
-        t = evaluate_attack(game, board, state, side, a.target, rest)
+        t = evaluate_attack(game, board, state, side, a.target, rest, planes)
         if t is None or column_rank(game, t.column) < column_rank(game, a.column):
             continue
         if a.concentric and not t.concentric:
@@ -164,7 +173,8 @@ def attack_options(game: Game, board: Board, state: GameState, side: str, map_id
     least = column_rank(game, STRONG_COLUMN if level == "strong" else FAST_COLUMN)
     keep: frozenset[str] = frozenset()
     if level == "strong" and side == GERMAN and role(side, map_id) == "defend":  # the Ruhr
-        # stays held [4.2] (the Soviet's holders still counterattack: measured better)
+        # stays held [4.2] (the Soviet's holders still counterattack: measured better; the
+        # Ruhr's holders only from 3:1 was measured worse: fewer Allied corps die [4.4])
         ctx = context(game, board, state, side, map_id, level)
         keep = frozenset(p.id for ps in ctx.friends.values() for p in ps if holds(ctx, p))
     threats = ruhr_threats(board, state, target_hexes=found) if keep else frozenset()
@@ -175,7 +185,10 @@ def attack_options(game: Game, board: Board, state: GameState, side: str, map_id
         ids = tuple(p.id for p in ps if p.id not in keep or target in threats)
         if not ids:
             continue
-        a = evaluate_attack(game, board, state, side, target, ids)
+        # The strong German sends every aircraft against Moscow [4.3, 8.4] (bot.py)
+        planes = len(air.available(game, state, side, map_id, "attack")) \
+            if level == "strong" and side == GERMAN and target in AIR_TARGETS else 0
+        a = evaluate_attack(game, board, state, side, target, ids, planes)
         if a is None:
             continue
         need = least
@@ -186,11 +199,19 @@ def attack_options(game: Game, board: Board, state: GameState, side: str, map_id
         if column_rank(game, a.column) < need:
             continue
         if level == "strong":
-            a = trim(game, board, state, side, a)
+            a = trim(game, board, state, side, a, planes)
         out.append(a)
     bonus = 0.5 if level == "strong" else 0.0
     out.sort(key=lambda a: (-(a.value + (bonus if a.concentric else 0.0)), a.target))
     return out
+
+
+def threat(game: Game, board: Board, state: GameState, side: str, hex_id: str) -> int:
+    """The attack strength of the enemy ground units next to the hex (as seen [7.3])."""
+    near = set(board.neighbors.get(hex_id, ()))
+    return sum(_strength(game, state, p, False) for p in state.pieces.values()
+               if p.location in near and units.enemies(p.side, side)
+               and units.is_ground(game, p) and not combat_odds.neutral_unit(game, state, p))
 
 
 def ruhr_threats(board: Board, state: GameState,
@@ -471,35 +492,86 @@ def threat_range(ctx: MoveContext) -> int:
 
 
 def fill_keys(ctx: MoveContext, moves: Iterable[tuple[str, Sequence[str]]],
-              skip: frozenset[str] = frozenset()) -> Move | None:
+              skip: frozenset[str] = frozenset(), least: float = KEY_FILL) -> Move | None:
     """Strong defence: one unit into a key hex worth KEY_FILL or more (the Ruhr [4.2],
     Moscow, Leningrad [4.3]) holding fewer units than `wanted`. The most valuable key goes
     first, then the one with the fewest units able to reach it; it takes the unit with the
     fewest other such keys in reach, so one move does not take the only unit that could
-    hold another key. Units a key hex wants stay in it."""
+    hold another key; a full unit before a reduced one. Units a key hex wants stay in it,
+    unless a key worth more is short (a screen hex is given up for a Ruhr hex). `least`:
+    only keys worth that much (the German fills the Ruhr before its screen)."""
     if role(ctx.side, ctx.map_id) != "defend" or ctx.level != "strong":
         return None
-    empty = {h for h in ctx.keys if ctx.keys[h] >= KEY_FILL
+    empty = {h for h in ctx.keys if ctx.keys[h] >= least
              and len(ctx.friends.get(h, [])) < wanted(ctx, h)}
     if not empty:
         return None
     can: dict[str, list[str]] = {}  # key -> units that can reach it
     keys_of: dict[str, int] = {}  # unit -> empty keys it can reach
+    gives_up: dict[str, float] = {}  # unit -> the worth of the key hex it would leave
     for pid, dests in moves:
         if pid in skip:
             continue
         p = ctx.state.piece(pid)
-        if p.location in ctx.keys and holds(ctx, p):
-            continue  # already one of the units its own key hex wants
-        reachable = [d for d in dests if d in empty]
+        # A unit its own key hex wants stays, unless a key worth more is short (a screen
+        # hex is given up to fill a Ruhr hex [4.2])
+        here = ctx.keys.get(p.location, 0.0) if holds(ctx, p) else 0.0
+        reachable = [d for d in dests if d in empty and ctx.keys[d] > here]
+        if not reachable:
+            continue
         keys_of[pid] = len(reachable)
+        gives_up[pid] = here
         for d in reachable:
             can.setdefault(d, []).append(pid)
     if not can:
         return None
     key = min(can, key=lambda h: (-ctx.keys[h], len(can[h]), ctx.dist_enemy.get(h, FAR), h))
-    pid = min(can[key], key=lambda i: (keys_of[i], i))
+    pid = min(can[key], key=lambda i: (reduced(ctx.game, ctx.state.piece(i)), gives_up[i],
+                                       keys_of[i], i))
     return Move(pid, key, ctx.keys[key], f"Hold {key} [4.2, 4.3]")
+
+
+def reduced(game: Game, p: Piece) -> bool:
+    """A two-step unit down to its last step [2.11]."""
+    return units.full_steps(game, p) > 1 and units.steps_left(game, p) == 1
+
+
+SWAP_SEARCH = 6  # strong German west: how far (hexes) a full corps is looked for
+
+
+def swap_out(ctx: MoveContext, moves: Sequence[tuple[str, Sequence[str]]],
+             skip: frozenset[str] = frozenset()) -> Move | None:
+    """Strong German west: a reduced unit leaves a full Ruhr hex an enemy can reach when a
+    full unit not holding a Ruhr hex can take its place this phase (stacking two [7.4]:
+    it must leave first); fill_keys then sends the full unit in (it takes full units
+    first). Two full corps defend 12, one reduced less: 3 less is a column of odds [4.2]."""
+    if ctx.level != "strong" or ctx.side != GERMAN or ctx.map_id != WEST:
+        return None
+    board, state = ctx.board, ctx.state
+    legal = dict(moves)
+    for h in sorted(ctx.keys):
+        have = ctx.friends.get(h, [])
+        if not board.hex(h).ruhr or wanted(ctx, h) < 2 or len(have) < 2:
+            continue
+        weak = [p for p in have if reduced(ctx.game, p) and p.id in legal
+                and p.id not in skip]
+        if not weak:
+            continue
+        r = weak[0]
+        dests = [d for d in legal[r.id] if not board.hex(d).ruhr]
+        if not dests:
+            continue
+        near = board.distances([h], SWAP_SEARCH)
+        spare = sorted((near[p.location], p.id) for ps in ctx.friends.values() for p in ps
+                       if p.id in legal and p.id not in skip and p.location in near
+                       and not reduced(ctx.game, p) and not board.hex(p.location).ruhr)
+        gone = replace(state, pieces=state.pieces.set(r.id, replace(r, location=DEAD)))
+        for _, fid in spare:
+            reach = movement.reach_of(ctx.game, board, gone, (gone.piece(fid),), WEST)
+            if h in reach.costs:
+                to = max(dests, key=lambda d: (dest_score(ctx, r, d), d))
+                return Move(r.id, to, 0.0, f"Make room in {h} for a full corps [4.2, 7.4]")
+    return None
 
 
 def placement_score(ctx: MoveContext, p: Piece, hex_id: str) -> float:
