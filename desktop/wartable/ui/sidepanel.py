@@ -27,6 +27,19 @@ from wartable.ui.widgets import discard, scrolled
 DICE_PER_ROW = 6
 
 
+def disabled_reasons(prompt: Prompt) -> str:
+    """One line per reason the prompt's greyed buttons give, naming the buttons it holds
+    back ("Fight in United Kingdom: Fight the sea battle in Sea Zone 6 first [...]");
+    nothing while the prompt waits for another side."""
+    if prompt.waiting:
+        return ""
+    held: dict[str, list[str]] = {}
+    for b in prompt.buttons:
+        if not b.enabled and b.reason:
+            held.setdefault(b.reason, []).append(b.label)
+    return "\n".join(f"{', '.join(labels)}: {why}" for why, labels in held.items())
+
+
 class SidePanel(QWidget):
     buttonClicked = Signal(object)  # Button
     diceEntered = Signal(tuple)  # the typed physical roll
@@ -112,6 +125,14 @@ class SidePanel(QWidget):
         self.buttons_frame = QFrame()
         self.buttons_layout = QVBoxLayout(self.buttons_frame)
         self.buttons_layout.setContentsMargins(0, 0, 0, 0)
+        # Why the greyed buttons wait, in words (a tooltip needs a mouse; table mode is
+        # often played by touch).
+        self.why_disabled = QLabel()
+        self.why_disabled.setObjectName("whyDisabled")
+        self.why_disabled.setWordWrap(True)
+        self.why_disabled.setStyleSheet("color: #666;")
+        self.why_disabled.hide()
+        self.buttons_layout.addWidget(self.why_disabled)  # under the buttons, scrolled with them
         self.buttons_layout.addStretch(1)
         # Scrolls when a step offers many choices (a purchase lists every unit type).
         self.buttons_scroll = scrolled(self.buttons_frame)
@@ -214,8 +235,11 @@ class SidePanel(QWidget):
             tip = [f"Rule {spec.rule}" if spec.rule else "", spec.reason]
             b.setToolTip("\n".join(t for t in tip if t))
             b.clicked.connect(lambda _=False, s=spec: self.buttonClicked.emit(s))
-            self.buttons_layout.insertWidget(self.buttons_layout.count() - 1, b)
+            self.buttons_layout.insertWidget(self.buttons_layout.indexOf(self.why_disabled), b)
             self.buttons.append(b)
+        text = disabled_reasons(prompt)
+        self.why_disabled.setText(text)
+        self.why_disabled.setVisible(bool(text))
 
     def _set_dice(self, prompt: Prompt) -> None:
         for spin in self.dice_spins:

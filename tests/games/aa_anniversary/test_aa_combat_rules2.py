@@ -261,12 +261,12 @@ def test_amphibious_assaults_sea_combat_first_then_the_landing() -> None:
     no_problems(st)
     st = at(st, "germany", "conduct_combat")
     assert {"sz06", "united_kingdom"} <= set(battle.battles(game(), st, "germany"))
-    with pytest.raises(IllegalAction, match="sea battle in sz06 first"):
+    with pytest.raises(IllegalAction, match="sea battle in Sea Zone 6 first"):
         act(st, "fight", "germany", space="united_kingdom")
     # The prompt says so before anyone clicks: the land battle's button waits, with why.
     fights = {b.args["space"]: b for b in prompt(game(), st).buttons if b.id == "fight"}
     assert not fights["united_kingdom"].enabled
-    assert fights["united_kingdom"].reason.startswith("Fight the sea battle in sz06 first")
+    assert fights["united_kingdom"].reason.startswith("Fight the sea battle in Sea Zone 6 first")
     assert fights["sz06"].enabled
     st = act(st, "fight", "germany", space="sz06")
     st = act(st, DICE, "germany", values=(1, 6))  # the battleship hits, the destroyer misses

@@ -191,7 +191,8 @@ def prompt(game: Game, state: GameState, power: str, text: str, rule: str) -> Pr
     buttons += [Button("ignore", f"Ignore the submarines and transports in {s}", R_IGNORE,
                        enabled=not raids, reason=wait, args=FrozenMap(space=s))
                 for s in todo if may_ignore(game, state, s, power)]
-    reason = f"Resolve every battle first: {', '.join(todo)}" if todo else None
+    reason = (f"Resolve every battle first: {', '.join(space_name(game, b) for b in todo)}"
+              if todo else None)
     return Prompt(
         power,
         text,
@@ -207,7 +208,7 @@ def sea_battle_first(game: Game, state: GameState, space: str, power: str) -> st
     1. Sea combat, pg. 17)."""
     first = sorted({p.location for p in assault_cargo(state, space, power)} & set(
         battles(game, state, power)))
-    return (f"Fight the sea battle in {', '.join(first)} first "
+    return (f"Fight the sea battle in {', '.join(space_name(game, z) for z in first)} first "
             f"[{R_AMPHIBIOUS}: 1. Sea combat]") if first else ""
 
 
