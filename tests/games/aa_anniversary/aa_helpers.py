@@ -65,3 +65,15 @@ def dice_asked(state: GameState) -> int:
 
 def no_problems(state: GameState) -> None:
     assert game().rules.invariants(game(), state) == []
+
+
+def escorted_raid() -> GameState:
+    """Conduct Combat, Germany: a bomber and an escort over the U.K.'s complex, two British
+    fighters there, with Fighter Escorts and Interceptors (pg. 24) on."""
+    st = board(start(), ("germany.bomber.1", "bomber", "united_kingdom"),
+               ("germany.fighter.1", "fighter", "united_kingdom"),
+               ("uk.factory.1", "factory", "united_kingdom"),
+               ("uk.fighter.1", "fighter", "united_kingdom"),
+               ("uk.fighter.2", "fighter", "united_kingdom"))
+    st = replace(st, options=st.options.set("escorts_interceptors", True))
+    return at(st, "germany", "conduct_combat")

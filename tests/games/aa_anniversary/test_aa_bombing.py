@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
-from aa_helpers import act, at, board, dice_asked, game, no_problems, start
+from aa_helpers import act, at, board, dice_asked, escorted_raid, game, no_problems, start
 
 from wartable.core.errors import IllegalAction
 from wartable.engine.actions import DICE, END_STEP
@@ -213,18 +213,8 @@ def test_usable_by_invading_forces_captured_complex_keeps_its_damage() -> None:
 
 # --- Additional Optional Rules: Fighter Escorts and Interceptors (pg. 24) -------------------
 
-def _escorted() -> GameState:
-    st = board(start(), ("germany.bomber.1", "bomber", "united_kingdom"),
-               ("germany.fighter.1", "fighter", "united_kingdom"),
-               ("uk.factory.1", "factory", "united_kingdom"),
-               ("uk.fighter.1", "fighter", "united_kingdom"),
-               ("uk.fighter.2", "fighter", "united_kingdom"))
-    st = replace(st, options=st.options.set("escorts_interceptors", True))
-    return at(st, "germany", "conduct_combat")
-
-
 def test_fighter_escorts_and_interceptors_one_round_air_battle() -> None:
-    st = _escorted()
+    st = escorted_raid()
     st = act(st, "raid", "germany", space="united_kingdom", bombers=1, escorts=1)
     p = prompt(game(), st)
     assert p.side == "uk" and [b.args["count"] for b in p.buttons] == [2, 1, 0]
@@ -248,7 +238,7 @@ def test_fighter_escorts_and_interceptors_one_round_air_battle() -> None:
 
 
 def test_fighter_escorts_and_interceptors_only_with_the_option() -> None:
-    st = _escorted()
+    st = escorted_raid()
     st = replace(st, options=st.options.set("escorts_interceptors", False))
     raids = [b for b in prompt(game(), st).buttons if b.id == "raid"]
     assert [dict(b.args) for b in raids] == [

@@ -4,9 +4,7 @@ rule describes and checks the chances against hand calculation."""
 
 from __future__ import annotations
 
-from dataclasses import replace
-
-from aa_helpers import act, at, board, dice_asked, game, start
+from aa_helpers import act, at, board, dice_asked, escorted_raid, game, start
 
 from wartable.core.frozen import FrozenMap
 from wartable.engine.actions import END_STEP
@@ -67,14 +65,7 @@ def test_heavy_bombers_hint_counts_the_better_of_two_dice() -> None:
 
 def test_fighter_escorts_and_interceptors_hint_both_sides() -> None:
     """Pg. 24: escorts attack at 1, interceptors defend at 2, one round together."""
-    st = board(start(), ("germany.bomber.1", "bomber", "united_kingdom"),
-               ("germany.fighter.1", "fighter", "united_kingdom"),
-               ("uk.factory.1", "factory", "united_kingdom"),
-               ("uk.fighter.1", "fighter", "united_kingdom"),
-               ("uk.fighter.2", "fighter", "united_kingdom"))
-    st = replace(st, options=st.options.set("escorts_interceptors", True))
-    st = at(st, "germany", "conduct_combat")
-    st = act(st, "raid", "germany", space="united_kingdom", bombers=1, escorts=1)
+    st = act(escorted_raid(), "raid", "germany", space="united_kingdom", bombers=1, escorts=1)
     st = act(st, "intercept", "uk", count=2)
     escorts, interceptors = said(st)
     assert escorts.startswith("Escorts: 1 die at 1") and "17% at least one hit" in escorts
