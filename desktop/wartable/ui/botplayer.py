@@ -52,7 +52,8 @@ LEVELS = (("strong", "Strong bot"), ("fast", "Fast bot"))
 TURN_SECONDS = 20.0  # the bot's time limit per turn (the strong level's planning)
 HINT_SECONDS = 10.0
 HINT_WIDTH = 420  # px: the Bot dock's width when it shows a hint
-HINT_KIND = "hint"  # the map views' highlight set for a hinted move's destination
+HINT_KIND = "hint"
+SECRET_REASONS = "The bot's reasons stay with its side: the game has hidden information."  # the map views' highlight set for a hinted move's destination
 
 def _bot(game_id: str) -> Bot | None:
     """The game's registered bot (games/registry.py), None for a game without one."""
@@ -189,6 +190,9 @@ class BotPlayer(QObject):
         self.window = window
         self.client = client
         self.log = log  # the bot's reasons also go to the log panel (not to the save)
+        # May the player at the screen read `side`'s secrets? (The window says, from its
+        # seating; with hidden information a bot's reasons are its side's secrets [7.3].)
+        self.may_read: Callable[[str], bool] = lambda side: True
         self.submitted: int | None = None  # the bot's last action sent to the engine
         self.levels: dict[str, str] = {}  # side or command id -> level
         self.turn_level = ""  # the level of the bot that played in the current turn
@@ -203,6 +207,7 @@ class BotPlayer(QObject):
             window.tabifyDockWidget(other, self.dock)
         self.dock.hide()
         self.snapshot: Snapshot | None = None
+        self._seen_options: object = None  # the game options the bot seats were read from
         self.pending: int | None = None  # the bot-move query in flight
         self.hint_request: int | None = None
         self.last_hint: tuple[Action, str, str] | None = None
@@ -302,17 +307,22 @@ class BotPlayer(QObject):
         self.set_bot(key, None if key in self.levels else self.level())
 
     # --- playing -----------------------------------------------------------------
+    def refresh_seats(self, snap: Snapshot) -> None:
+        """A new or loaded game (play, undo and the seats set during play keep the state's
+        options object): its bot seats, as saved ("bots", or "table.bots"). The window
+        calls this before it decides on the curtain; again here it changes nothing."""
+        if snap.session.state.options is self._seen_options:
+            return
+        self._seen_options = snap.session.state.options
+        self.levels = bot_levels(snap.session.options) \
+            if snap.session.game.definition.id in BOT_GAMES else {}
+        self.reasons, self.summaries, self.turn_key, self.error = [], [], (-1, ""), ""
+        self.turn_level = ""
+        self.panel.status.setText(self._seats_text(snap))
+        self.dock.setVisible(bool(self.levels))
+
     def on_snapshot(self, snap: Snapshot) -> None:
-        prev = self.snapshot
-        if prev is None or snap.session.state.options is not prev.session.state.options:
-            # A new or loaded game (play, undo and the seats set during play keep the state's
-            # options object): its bot seats, as saved ("bots", or "table.bots").
-            self.levels = bot_levels(snap.session.options) \
-                if snap.session.game.definition.id in BOT_GAMES else {}
-            self.reasons, self.summaries, self.turn_key, self.error = [], [], (-1, ""), ""
-            self.turn_level = ""
-            self.panel.status.setText(self._seats_text(snap))
-            self.dock.setVisible(bool(self.levels))
+        self.refresh_seats(snap)
         self.snapshot = snap
         self.pending = None  # any answer in flight is about an older position
         self._highlight("")  # a hint is about the position it was asked in
@@ -348,7 +358,8 @@ class BotPlayer(QObject):
         name = self.snapshot.session.game.definition.side(side).name
         title = f"{name}, round {turn} — {level} bot"
         self.summaries.append((title, list(self.reasons)))
-        self.panel.show_summary(title, self.reasons)
+        shown = self.reasons if self.may_read(side) else [SECRET_REASONS]
+        self.panel.show_summary(title, shown)
         self.panel.status.setText(f"{name}'s turn is over (played by the bot).")
         self.dock.show()
         self.dock.raise_()
@@ -405,14 +416,16 @@ class BotPlayer(QObject):
         own = snap is not None and action.side == snap.session.state.active_side
         if own:  # the bot plays this side's turn (not just a choice in another's turn)
             self.turn_level = level
-        if why:
+        if why and snap is not None:
             if own:
                 self.reasons.append(why)
-            self.panel.status.setText(why)
-            if self.log is not None and snap is not None:
-                st = snap.session.state
-                step = snap.session.game.positions[st.step_index].step.name
-                self.log.append([Event("bot", f"Bot: {why}", action.side, "", st.turn, step)])
+            g, st = snap.session.game, snap.session.state
+            self.panel.status.setText(why if self.may_read(action.side) else SECRET_REASONS)
+            if self.log is not None:
+                step = g.positions[st.step_index].step.name
+                secret = action.side if g.rules.hidden_information(g, st) else ""
+                self.log.append([Event("bot", f"Bot: {why}", action.side, "", st.turn, step,
+                                       private_to=secret)])
         self.submitted = self.client.send(Submit(action))
 
     def on_failure(self, f: Failure) -> None:

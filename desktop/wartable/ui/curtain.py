@@ -54,3 +54,15 @@ class Curtain(QWidget):
         self.detail.setText(f"{player} plays {sides}. The other players look away; "
                             "the map shows only what your side may see.")
         self.button.setText(f"I am {player}: show my side")
+        self.button.show()
+
+    def bot_plays(self, sides: str, colour: str = "") -> None:
+        """Nobody is seated yet and the bot plays `sides`: the map stays covered (what it
+        would show belongs to no one at the table) and no one is asked to sit."""
+        self.player = ""
+        self.colour = colour
+        self.title.setText(f"The bot plays {sides}")
+        self.title.setStyleSheet(f"color: {on_dark(colour)};" if colour else "")
+        self.detail.setText("The map stays covered until a player's side is to act; the "
+                            "curtain then asks that player to take the seat.")
+        self.button.hide()

@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
 
 from wartable import __version__
 from wartable.core.frozen import FrozenMap
-from wartable.engine.actions import DICE, END_STEP, FREE_MOVE, SET_DICE_MODE, Action, Button
+from wartable.engine.actions import DICE, END_STEP, FREE_MOVE, SET_DICE_MODE, Action, Button, Prompt
 from wartable.engine.loop import deciding_side
 from wartable.games import registry
 from wartable.maps.model import BoardMap, HexMap
@@ -156,6 +156,7 @@ class MainWindow(QMainWindow):
         # The A&A bot: bot-played powers, its turn summary and hints (after _wire, so the
         # window shows each snapshot before the bot answers it).
         self.bot = BotPlayer(self, self.client, self.log)
+        self.bot.may_read = self._may_read
         self.bot.add_actions(self.game_menu)
         self.start.set_recent(self.settings.recent_files)
         self.start.refresh_games(self.settings.last_game or registry.DEFAULT_GAME)
@@ -421,6 +422,7 @@ class MainWindow(QMainWindow):
             self.seated = None
         if self.stack.currentWidget() is self.start_scroll:
             self._set_game_docks(True)
+        self.bot.refresh_seats(snap)  # the curtain depends on who the bot plays
         if self._needs_curtain(snap):
             self._lower_curtain(snap)
         else:
@@ -595,10 +597,26 @@ class MainWindow(QMainWindow):
                 and g.rules.hidden_information(g, snap.session.state))
 
     def _needs_curtain(self, snap: Snapshot) -> bool:
-        """Before a side with secrets acts, a player who is not seated must take the seat."""
+        """Before a side with secrets acts, a player who is not seated must take the seat.
+        Not for a side the bot plays: nobody takes its seat (the button would show the
+        bot's side to whoever clicked); the seated player keeps the screen and sees the
+        bot's side as that player may, and with nobody seated yet the map stays covered."""
         if not self._hidden(snap) or not snap.prompt.side:
             return False
+        if self._bot_decides(snap):
+            return self.seated is None
         return self._player(snap) != self.seated
+
+    def _may_read(self, side: str) -> bool:
+        """May the player at the screen read `side`'s secrets now (the bot's reasons)?"""
+        snap = self.snapshot
+        if snap is None:
+            return True
+        viewer = self._viewer_sides(snap)
+        return viewer is None or side in viewer
+
+    def _bot_decides(self, snap: Snapshot) -> bool:
+        return self.bot.level_for(snap.session, deciding_side(snap.session.state)) is not None
 
     def _viewer_sides(self, snap: Snapshot) -> frozenset[str] | None:
         """The sides whose information may be shown now (None: everything)."""
@@ -615,11 +633,18 @@ class MainWindow(QMainWindow):
             v.set_pieces([])  # nothing of anyone's position stays drawn behind it
             v.set_legal_moves({}, {})
         self.inspector.set_stack("", [], d)
-        self.curtain.ask(player, sides, seating.colour(player))
+        dice = None
+        if self._bot_decides(snap):
+            self.curtain.bot_plays(sides, seating.colour(player))
+            wait = f"{sides} is played by the bot."
+            dice = snap.prompt.dice  # with physical dice someone types the bot's roll
+        else:
+            self.curtain.ask(player, sides, seating.colour(player))
+            wait = f"Waiting for {player} to take the seat."
         self.stack.setCurrentWidget(self.curtain)
         self.side.show_session(snap.session, replace(
-            snap.prompt, text=f"Waiting for {player} to take the seat.", buttons=(),
-            moves=FrozenMap(), dice=None, waiting=True))
+            snap.prompt, text=wait, buttons=(), moves=FrozenMap(), dice=dice,
+            waiting=dice is None))
         self.side.set_seat(player, seating.colour(player))
 
     def take_seat(self, player: str) -> None:
@@ -644,19 +669,33 @@ class MainWindow(QMainWindow):
         side = snap.prompt.side if snap.prompt.side in viewer else next(iter(sorted(viewer)), None)
         return list(g.rules.view(g, snap.session.state, side).pieces.values())
 
+    def _shown_prompt(self, snap: Snapshot) -> Prompt:
+        """The prompt as the seated player may see it: a bot deciding for a side whose
+        secrets the seated player may not read shows only that it is thinking (its moves
+        and buttons would name its hidden units); a roll it waits for is still asked."""
+        p = snap.prompt
+        side = deciding_side(snap.session.state)
+        viewer = self._viewer_sides(snap)
+        if viewer is None or side in viewer or self.bot.level_for(snap.session, side) is None:
+            return p
+        name = snap.session.game.definition.side(side).name
+        return replace(p, text=f"{name} is played by the bot.", buttons=(), moves=FrozenMap(),
+                       costs=FrozenMap(), waiting=p.dice is None)
+
     def _draw(self, snap: Snapshot) -> None:
         if self.stack.currentWidget() is self.curtain:
             return  # nothing is drawn behind the curtain
         pieces = self._visible_pieces()
-        moves = {} if self.free_play else snap.prompt.moves
+        prompt = self._shown_prompt(snap)
+        moves = {} if self.free_play else prompt.moves
         self._focus_tab(snap)
         for v, locs in zip(self.views, self.view_locations, strict=True):
             v.set_pieces([p for p in pieces if p.location in locs])
             v.set_legal_moves({pid: d for pid, d in moves.items()
                                if pid in snap.session.state.pieces
                                and snap.session.state.pieces[pid].location in locs},
-                              snap.prompt.costs)
-        self.side.show_session(snap.session, snap.prompt)
+                              prompt.costs)
+        self.side.show_session(snap.session, prompt)
         if snap.prompt.side and not snap.prompt.finished:
             self.side.set_seat(self._player(snap), self._table(snap).colour(self._player(snap)))
         self.supply_overlay.refresh(snap, self.views)
