@@ -103,3 +103,31 @@ def test_7_3_no_seat_for_the_bot_and_the_seated_player_sees_only_his_side(
     assert not any("Bot:" in t for t in win.log.visible_texts())
     assert "Show a typical unit" not in win.bot.panel.text.toPlainText()
     assert "Automatic set-up" not in win.bot.panel.text.toPlainText()
+
+
+def test_7_3_every_side_a_bot_is_watched_with_open_information(
+        win: MainWindow, qtbot: QtBot) -> None:
+    """Nobody at the table keeps a secret when the bot plays every side: no curtain, and
+    the units beneath the stacks' tops are drawn (as in solitaire)."""
+    s = win.start
+    select_game(s, "whatif1940")
+    s.scenario.setCurrentIndex(s.scenario.findData("standard"))
+    s.option_checks[fog.OPTION].setChecked(True)
+    for side in ("german", "soviet", "anglo_french"):
+        s.bot_combos[side].setCurrentIndex(s.bot_combos[side].findData("fast"))
+    with qtbot.waitSignal(win.client.snapshotReady, timeout=30000):
+        qtbot.mouseClick(s.start, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: win.snapshot is not None and win.snapshot.session.state.turn == 1
+                    and deciding(win) == "german" and not win.snapshot.session.state.frames
+                    and "setup" not in win.snapshot.session.game.position(
+                        win.snapshot.session.state).step.kind, timeout=90000)
+    assert win.stack.currentWidget() is win.map_tabs
+    g = win.snapshot.session.game  # type: ignore[union-attr]
+    shown_hidden = False
+    for pieces, st in zip(win.drawn, win.drawn_states, strict=True):  # type: ignore[attr-defined]
+        if st is None:
+            continue
+        allied_view = {p.id for p in g.rules.view(g, st, "soviet").pieces.values()}
+        shown_hidden = shown_hidden or any(p.id not in allied_view for p in pieces)
+    assert shown_hidden, "German units beneath their stacks' tops are drawn [7.3]"
+    assert any("Bot:" in t for t in win.log.visible_texts())

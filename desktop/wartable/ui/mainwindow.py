@@ -592,9 +592,17 @@ class MainWindow(QMainWindow):
 
     def _hidden(self, snap: Snapshot) -> bool:
         g = snap.session.game
-        solitaire = self._table(snap).solitaire
-        return (not solitaire and not snap.prompt.finished
+        table = self._table(snap)
+        return (not table.solitaire and not snap.prompt.finished
+                and not self._all_bots(table)
                 and g.rules.hidden_information(g, snap.session.state))
+
+    def _all_bots(self, table: Seating) -> bool:
+        """Every command played by the bot: nobody at the table keeps a secret, so the
+        game is watched with open information."""
+        levels = self.bot.levels
+        return bool(table.command_sides) and all(
+            c in levels or s in levels for c, s in table.command_sides.items())
 
     def _needs_curtain(self, snap: Snapshot) -> bool:
         """Before a side with secrets acts, a player who is not seated must take the seat.
