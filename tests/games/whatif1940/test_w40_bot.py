@@ -455,26 +455,26 @@ def test_11_16_the_strong_german_spares_the_last_unit_holding_a_ruhr_hex() -> No
     assert bot.loss_order(G, s, ids, "fast")[0] == INF[2]
 
 
-def test_4_2_the_strong_german_counterattacks_a_stack_next_to_the_ruhr_at_1_to_1() -> None:
-    """An Allied stack next to a Ruhr hex is attacked at 1:1 with the Ruhr's own holders
+def test_4_2_the_strong_german_counterattacks_a_stack_next_to_the_ruhr_at_2_to_1() -> None:
+    """An Allied stack next to a Ruhr hex is attacked at 2:1 with the Ruhr's own holders
     (who do not advance [11.13]); the same odds anywhere else in the west are no attack
     (the defender's 3:1 [11.3])."""
     ruhr = "2008"
     n = next(h for h in B.neighbors[ruhr] if B.map_of(h) == WEST and not B.hex(h).ruhr
              and plain(h) and not B.side_features(ruhr, h))
-    s = put(put(base(), "anglo_french.fr_infantry.1", n), "anglo_french.fr_infantry.2", n)
-    s = put(put(s, INF[0], ruhr), INF[1], ruhr)  # 10 against 10: 1:1 [11.3]
+    s = put(base(), "anglo_french.fr_infantry.1", n)
+    s = put(put(s, INF[0], ruhr), INF[1], ruhr)  # 10 against 5: 2:1 [11.3]
     s = goto(s, "german_west_combat", 2).with_var(V_AIR_USED, AIR)
     strong = bot_eval.attack_options(G, B, s, GERMAN, WEST, "strong")
     assert [(a.target, a.column, set(a.attackers)) for a in strong] == \
-        [(n, "1-1", {INF[0], INF[1]})]
+        [(n, "2-1", {INF[0], INF[1]})]
     assert bot_eval.ruhr_threats(B, s, [n]) == {n}
     far = next(h for h in B.labels(WEST) if B.hex(h).region == "Greater Germany" and plain(h)
                and B.distances([ruhr], 99).get(h, 0) >= 5 and all(
                    plain(x) and not B.side_features(h, x) and B.map_of(x) == WEST
                    for x in B.neighbors[h]))
     a2 = next(x for x in B.neighbors[far])
-    s2 = put(put(base(), "anglo_french.fr_infantry.1", far), "anglo_french.fr_infantry.2", far)
+    s2 = put(base(), "anglo_french.fr_infantry.1", far)
     s2 = put(put(s2, INF[0], a2), INF[1], a2)
     s2 = goto(s2, "german_west_combat", 2).with_var(V_AIR_USED, AIR)
     assert not bot_eval.ruhr_threats(B, s2, [far])

@@ -202,3 +202,21 @@ def test_11_19_the_strong_german_west_converts_a_dr_to_dl1_and_holds_its_line(
     assert ses.state.frames[-1].kind == combat.F_DL1
     a = choose(ses.state, level)
     assert (a.verb, a.args["choice"]) == ("dl1", choice)
+
+
+@pytest.mark.parametrize(("french", "offered"), [(2, False), (1, True)])
+def test_4_2_the_ruhr_holders_counterattack_next_to_the_ruhr_from_2_1_only(
+        french: int, offered: bool) -> None:
+    """Two German corps (5 each) in the Ruhr hex 2008 and French corps (5 each) in a clear
+    hex next to it: against two the attack is 10:10 = 1:1, where a BB or AL1 costs the
+    Ruhr's holders steps and a Ruhr hex short of steps falls to the next Allied DR/BB
+    [4.2, 11.19, 11.20]; not declared (COUNTER_COLUMN 2-1, measured +0.15 for the German).
+    Against one it is 10:5 = 2:1: declared."""
+    f = next(h for h in B.neighbors[RUHR] if B.map_of(h) == WEST and not B.hex(h).ruhr
+             and plain(h) and not B.side_features(RUHR, h))
+    s = put(put(base(), INF[0], RUHR), INF[1], RUHR)
+    for i in range(french):
+        s = put(s, FR[i], f)
+    s = goto(s, "german_west_combat", 2)
+    opts = bot_eval.attack_options(G, B, s, GERMAN, WEST, "strong")
+    assert (f in {a.target for a in opts}) == offered

@@ -20,7 +20,7 @@ never gets stuck (the last resort is any legal candidate, as random play picks).
                           columns they give an attack on the Ruhr [4.2, 8.4]); fast: none
   prepared assaults [11]  the best attack at the level's column (bot_eval.attack_options);
                           the strong German west hits any Allied stack next to the Ruhr
-                          from 1:1, with the Ruhr's holders (who then stay [11.13]); the
+                          from 2:1, with the Ruhr's holders (who then stay [11.13]); the
                           strong German counts all its ready aircraft on Moscow [4.3]
   battle frames           all aircraft [8.4]; the strong German (luftwaffe_commit): all
                           but WEST_AIR_RESERVE in the east (all on Moscow), all to defend a
