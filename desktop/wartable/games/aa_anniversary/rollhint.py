@@ -17,7 +17,7 @@ from wartable.engine.rules import Game
 from wartable.games.aa_anniversary import combat as c
 from wartable.games.aa_anniversary import research
 from wartable.games.aa_anniversary.steps import battle, bombing
-from wartable.games.aa_anniversary.steps.common import space_name
+from wartable.games.aa_anniversary.steps.common import space_name, world
 from wartable.model.state import Frame, GameState, Piece
 
 HITS_RULE = "a die hits on its number or less"
@@ -48,11 +48,8 @@ def _unit_name(game: Game, unit: str) -> str:
 
 
 def _units(game: Game, pieces: tuple[Piece, ...] | list[Piece]) -> str:
-    """"2 Infantry, 1 Tank": a side's units, by type."""
-    counts: dict[str, int] = {}
-    for p in pieces:
-        counts[_unit_name(game, p.type)] = counts.get(_unit_name(game, p.type), 0) + 1
-    return ", ".join(f"{n} {name}" for name, n in counts.items())
+    """"2 Infantry, 1 Tank": a side's units, by type (Force.describe)."""
+    return battle.force(tuple(pieces)).describe(world(game).catalog)
 
 
 def _groups(gs: tuple[c.FireGroup, ...], at: tuple[str, ...] = ()) -> list[DiceGroup]:
