@@ -25,7 +25,15 @@ from PySide6.QtWidgets import (
 
 from wartable import __version__
 from wartable.core.frozen import FrozenMap
-from wartable.engine.actions import DICE, END_STEP, FREE_MOVE, SET_DICE_MODE, Action, Button, Prompt
+from wartable.engine.actions import (
+    DICE,
+    END_STEP,
+    FREE_MOVE,
+    SET_DICE_MODE,
+    Action,
+    Button,
+    Prompt,
+)
 from wartable.engine.loop import deciding_side
 from wartable.games import registry
 from wartable.maps.model import BoardMap, HexMap
@@ -153,7 +161,7 @@ class MainWindow(QMainWindow):
         # Threads start last: an error while building widgets must not leave them running.
         self.client = EngineClient(self, autosave_enabled=autosave)
         self._wire()
-        # The A&A bot: bot-played powers, its turn summary and hints (after _wire, so the
+        # The bots: bot-played sides, their turn summaries and hints (after _wire, so the
         # window shows each snapshot before the bot answers it).
         self.bot = BotPlayer(self, self.client, self.log)
         self.bot.may_read = self._may_read
@@ -683,8 +691,7 @@ class MainWindow(QMainWindow):
         and buttons would name its hidden units); a roll it waits for is still asked."""
         p = snap.prompt
         side = deciding_side(snap.session.state)
-        viewer = self._viewer_sides(snap)
-        if viewer is None or side in viewer or self.bot.level_for(snap.session, side) is None:
+        if self._may_read(side) or not self._bot_decides(snap):
             return p
         name = snap.session.game.definition.side(side).name
         return replace(p, text=f"{name} is played by the bot.", buttons=(), moves=FrozenMap(),
