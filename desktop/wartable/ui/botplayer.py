@@ -52,8 +52,8 @@ LEVELS = (("strong", "Strong bot"), ("fast", "Fast bot"))
 TURN_SECONDS = 20.0  # the bot's time limit per turn (the strong level's planning)
 HINT_SECONDS = 10.0
 HINT_WIDTH = 420  # px: the Bot dock's width when it shows a hint
-HINT_KIND = "hint"
-SECRET_REASONS = "The bot's reasons stay with its side: the game has hidden information."  # the map views' highlight set for a hinted move's destination
+HINT_KIND = "hint"  # the map views' highlight set for a hinted move's destination
+SECRET_REASONS = "The bot's reasons stay with its side: the game has hidden information."
 
 def _bot(game_id: str) -> Bot | None:
     """The game's registered bot (games/registry.py), None for a game without one."""
