@@ -91,10 +91,17 @@ class Event:
     turn: int = 0
     step: str = ""
     private_to: str = ""  # a side id: only that side may read it (hidden information)
+    # The event's facts as data beside its text (a battle's space and hits, a purchase's
+    # units...): panels read these, never the wording, so rewording a line changes no panel.
+    data: FrozenMap[str, Any] = field(default=EMPTY)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"kind": self.kind, "text": self.text, "side": self.side, "rule": self.rule,
-                "turn": self.turn, "step": self.step, "private_to": self.private_to}
+        d: dict[str, Any] = {"kind": self.kind, "text": self.text, "side": self.side,
+                             "rule": self.rule, "turn": self.turn, "step": self.step,
+                             "private_to": self.private_to}
+        if self.data:
+            d["data"] = thaw(self.data)
+        return d
 
     def visible_to(self, sides: frozenset[str] | None) -> bool:
         """May a player holding `sides` read it? None: everything (open information)."""
