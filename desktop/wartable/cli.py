@@ -196,48 +196,36 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
     return EXIT_ERROR if failures else 0
 
 
-def cmd_battle_calc(args: argparse.Namespace) -> int:
-    """Axis & Allies Anniversary: the exact odds of a battle (dynamic programming)."""
-    from wartable.games.aa_anniversary.calc_cli import battle_calc_text
+def cmd_game_command(args: argparse.Namespace) -> int:
+    """A command a game registered (GameModule.commands), run with the game's definition."""
     from wartable.persistence.gamedata import load_definition
 
-    d = load_definition("wartable.games.aa_anniversary.data")
-    print(battle_calc_text(args.attack, args.defend, args.json, d.unit_types,
-                           bombard=args.bombard, attacker_order=args.attacker_order,
-                           defender_order=args.defender_order, max_rounds=args.rounds,
-                           attacker_developments=args.attacker_developments,
-                           defender_developments=args.defender_developments,
-                           research=d.tables.get("research")))
-    return 0
-
-
-BOT_DEFAULT_ROUNDS = 6  # Axis & Allies has no turn limit; a bot match stops here unless told
+    module = args.game_module
+    return int(args.game_command(args, load_definition(module.data_package)))
 
 
 def _bot_selfplay(game: Any, args: argparse.Namespace) -> int:
     """Bot against bot or random play; games stopped by --rounds are scored by the victory
     conditions, then victory cities held, then income (issue 7)."""
-    if args.game not in ("aa_anniversary", "whatif1940"):
-        raise WartableError(f"--bot is available for aa_anniversary and whatif1940 only, "
-                            f"not {args.game!r}")
+    from wartable.games import registry
+
+    module = registry.get(args.game)
+    if module.bot_match is None:
+        with_bots = [m.id for m in registry.installed() if m.bot_match is not None]
+        raise WartableError(f"--bot is available for {', '.join(with_bots) or 'no game'} "
+                            f"only, not {args.game!r}")
     if args.scenario not in game.definition.scenarios:
         raise WartableError(f"no scenario {args.scenario!r}; this game has "
                             f"{', '.join(game.definition.scenarios)}")
-    from wartable.games.aa_anniversary.bot import bot_selfplay
-
-    rounds = args.rounds or BOT_DEFAULT_ROUNDS
-    if args.game == "whatif1940":  # its bot (issue 7); a game lasts 11 turns [4.4]
-        from wartable.games.whatif1940 import bot_match
-
-        bot_selfplay = bot_match.bot_selfplay  # type: ignore[assignment]
-        rounds = args.rounds or bot_match.LAST_TURN
+    match = module.bot_match()
+    rounds = args.rounds or match.default_rounds
 
     def turn_budget() -> Callable[[], bool]:  # a fresh time limit for each power's turn
         deadline = time.monotonic() + args.turn_seconds
         return lambda: time.monotonic() < deadline
 
     started = time.monotonic()
-    rep = bot_selfplay(game, args.scenario, args.bot, args.vs, args.games, rounds, args.seed,
+    rep = match.play(game, args.scenario, args.bot, args.vs, args.games, rounds, args.seed,
                        turn_budget=turn_budget)
     rep["seconds"] = round(time.monotonic() - started, 1)
     if args.json:
@@ -328,7 +316,7 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--max-actions", type=int, default=20_000)
     sp.add_argument("--json", action="store_true")
     sp.add_argument("--bot", choices=("strong", "fast", "random"), help="a bot plays one "
-                    "alliance (aa_anniversary), switching sides every game")
+                    "alliance, switching sides every game (games with bots only)")
     sp.add_argument("--vs", choices=("strong", "fast", "random"), default="random",
                     help="what plays the other alliance (default random)")
     sp.add_argument("--turn-seconds", type=float, default=10.0,
@@ -340,19 +328,7 @@ def build_parser() -> argparse.ArgumentParser:
         sp = sub.add_parser(name, help=f"{text} ({'wartable ' + name} -h)", add_help=False)
         sp.add_argument("rest", nargs=argparse.REMAINDER)
         sp.set_defaults(func=cmd_lazy, lazy=name)
-    sp = sub.add_parser("battle-calc", help="exact odds of an Axis & Allies battle")
-    sp.add_argument("--attack", required=True, metavar="UNITS", help='e.g. "infantry=3,armour=1"')
-    sp.add_argument("--defend", required=True, metavar="UNITS")
-    sp.add_argument("--bombard", default="", metavar="UNITS", help="ships bombarding (amphibious)")
-    sp.add_argument("--attacker-order", default="", metavar="ORDER",
-                    help='casualty order, e.g. "infantry, armour, fighter" (default: cheapest)')
-    sp.add_argument("--defender-order", default="", metavar="ORDER")
-    sp.add_argument("--rounds", type=int, default=None, help="attacker retreats after N rounds")
-    sp.add_argument("--attacker-developments", default="", metavar="IDS",
-                    help='research results, e.g. "jet_fighters,heavy_bombers" (research.toml)')
-    sp.add_argument("--defender-developments", default="", metavar="IDS", help='e.g. "radar"')
-    sp.add_argument("--json", action="store_true")
-    sp.set_defaults(func=cmd_battle_calc)
+    _add_game_commands(sub)
     sp = sub.add_parser("screenshot", help="render the main window offscreen to a PNG")
     sp.add_argument("save", nargs="?")
     sp.add_argument("-o", "--output", required=True)
@@ -361,6 +337,18 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--scenario")
     sp.set_defaults(func=cmd_screenshot)
     return p
+
+
+def _add_game_commands(sub: Any) -> None:
+    """The commands games register (`battle-calc`); each runs with its game's definition."""
+    from wartable.games import registry
+
+    for module in registry.installed():
+        if module.commands is not None:
+            before = set(sub.choices)
+            module.commands(sub)
+            for name in set(sub.choices) - before:
+                sub.choices[name].set_defaults(func=cmd_game_command, game_module=module)
 
 
 def file_to_open(argv: Sequence[str]) -> Path | None:
@@ -378,10 +366,10 @@ def file_to_open(argv: Sequence[str]) -> Path | None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    save = file_to_open(argv)
-    args = build_parser().parse_args([] if save else argv)
     try:
-        load_extra_games()
+        load_extra_games()  # before the parser: extra games may register commands
+        save = file_to_open(argv)
+        args = build_parser().parse_args([] if save else argv)
         if args.command is None:
             from wartable.app import run_gui
 

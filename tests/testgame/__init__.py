@@ -16,7 +16,7 @@ def _rules():  # type: ignore[no-untyped-def]
 
 
 register(GameModule("skirmish", "Skirmish at the Ford (test game)", "testgame.data",
-                    "testgame.maps", _rules))
+                    "testgame.maps", _rules, ui_module="testgame.ui"))
 
 
 def _data_1_to_2(doc: dict[str, Any]) -> dict[str, Any]:

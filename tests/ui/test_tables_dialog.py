@@ -11,9 +11,9 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QListWidget, QTableWidget
 from pytestqt.qtbot import QtBot
 
+from wartable.gameui.whatif1940.oddspreview import player_tables_of
 from wartable.model.values import thaw
 from wartable.persistence import gamedata, tables
-from wartable.ui.oddspreview import player_tables_of
 from wartable.ui.tablesdialog import BADGE_OURS, BADGE_YOURS, YOUR_NOTE, TablesDialog
 from wartable.worker.commands import Load, NewGame, Save, Snapshot
 from wartable.worker.engine_thread import EngineClient

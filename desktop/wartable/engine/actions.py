@@ -17,6 +17,9 @@ FREE_MOVE = "free_move"  # house rules: move any piece anywhere, logged as an ov
 DICE = "dice"  # the typed result of a physical roll
 RESIGN = "resign"
 SET_DICE_MODE = "set_dice_mode"  # any side switches computer/physical dice; logged
+# A free action in games with stacks under fog: the unit a stack shows the enemy on top
+# (1940 [7.3]); offered in the Stack dock where Rules.stack_tops_open says so.
+STACK_TOP = "stack_top"
 
 
 @dataclass(frozen=True, slots=True)

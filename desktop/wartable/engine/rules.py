@@ -172,3 +172,8 @@ def _locations(game: Game) -> frozenset[str]:
         locs.update(f"box:{b.id}" for b in m.boxes)
     _LOCATIONS[id(game)] = (weakref.ref(game), frozenset(locs))
     return frozenset(locs)
+
+    def stack_tops_open(self, game: Game, state: GameState) -> bool:
+        """May a side choose the unit its stacks show on top now (the STACK_TOP action)?
+        Only games whose stacks hide what lies beneath (fog of war) say yes."""
+        return False

@@ -4,12 +4,16 @@ its data and the loader (persistence.gamedata) reads it."""
 
 from __future__ import annotations
 
+import argparse
 import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from wartable.engine.bots import Bot
+from wartable.engine.overlays import Overlay
 from wartable.engine.rules import Rules
+from wartable.model.definition import GameDefinition
 
 
 @dataclass(frozen=True)
@@ -20,6 +24,27 @@ class GameModule:
     map_package: str  # importable package holding the built map files
     rules: Callable[[], Rules]  # factory, so importing the registry stays cheap
     bot: Callable[[], Bot] | None = None  # factory of the game's bot, None without one
+    # The module that registers the game's widgets (ui/plugin.py); "" for generic panels.
+    ui_module: str = ""
+    overlays: tuple[Overlay, ...] = ()  # map overlays the View menu offers
+    # Game-specific command-line commands (`wartable battle-calc`): adds its subparsers,
+    # each with set_defaults(game_command=handler); cli.py calls handler(args, definition).
+    commands: Callable[[Any], None] | None = None
+    bot_match: Callable[[], BotMatch] | None = None  # `wartable selfplay --bot`
+
+
+GameCommand = Callable[[argparse.Namespace, GameDefinition], int]
+
+
+@dataclass(frozen=True)
+class BotMatch:
+    """How `wartable selfplay --bot LEVEL --vs LEVEL` plays this game's bots: play(game,
+    scenario, bot_level, vs_level, games, rounds, seed, turn_budget=...) returns the report
+    (results, win_rate...)."""
+
+    play: Callable[..., dict[str, Any]]
+    default_rounds: int  # where a match stops unless told (the game's last turn)
+    alliances: str  # what the bot plays in turn, for the help and the report
 
 
 # Built-in games land here as their issues do (DESIGN.md, the games table).

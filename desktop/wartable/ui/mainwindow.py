@@ -30,6 +30,7 @@ from wartable.engine.actions import (
     END_STEP,
     FREE_MOVE,
     SET_DICE_MODE,
+    STACK_TOP,
     Action,
     Button,
     Prompt,
@@ -41,21 +42,18 @@ from wartable.model.state import Piece
 from wartable.model.values import freeze
 from wartable.persistence import settings as settings_mod
 from wartable.persistence.locations import saves_dir
-from wartable.ui.aapanels import GAME_ID as AA_GAME_ID
-from wartable.ui.aapanels import BattleCalculatorDialog, ObjectivesPanel
-from wartable.ui.aaplay import AAPlayPanels
 from wartable.ui.botplayer import BotPlayer
 from wartable.ui.curtain import Curtain
 from wartable.ui.dicedisplay import DiceDisplay
 from wartable.ui.logpanel import LogPanel
 from wartable.ui.mapeditor import MapEditor
 from wartable.ui.mapview import ZOOM_PRESETS, MapView, OverviewMap, StackInspector
-from wartable.ui.oddspreview import W40CombatDock
-from wartable.ui.players import STACK_TOP, Seating, top_sides
+from wartable.ui.overlays import OverlayLayer
+from wartable.ui.players import Seating, top_sides
+from wartable.ui.plugin import GameUi, UiContext, ui_for
 from wartable.ui.printdialog import PrintDialog
 from wartable.ui.sidepanel import SidePanel
 from wartable.ui.startscreen import StartScreen
-from wartable.ui.supplyoverlay import SupplyOverlay
 from wartable.ui.underlay import UnderlayController
 from wartable.ui.widgets import scrolled
 from wartable.worker.commands import Failure, Load, NewGame, Redo, Save, Snapshot, Submit, Undo
@@ -126,18 +124,10 @@ class MainWindow(QMainWindow):
             "Map editor", editor_scroll, Qt.DockWidgetArea.RightDockWidgetArea
         )
         self.tabifyDockWidget(self.overview_dock, self.inspector_dock)
-        # Axis & Allies: income, national objectives and victory cities (shown for that game).
-        self.aa_objectives = ObjectivesPanel()
-        self.aa_objectives_dock = self._dock(
-            "Income and objectives", self.aa_objectives, Qt.DockWidgetArea.RightDockWidgetArea)
-        self.tabifyDockWidget(self.overview_dock, self.aa_objectives_dock)
-        self.aa_objectives_dock.hide()
-        # A&A purchase panel, battle board and turn summary, shown when the engine asks.
-        self.aa_play = AAPlayPanels(self, self.on_button)
-        # 1940: What If? prepared-assault odds preview [11.3-11.14], shown in combat steps.
-        self.w40_odds = W40CombatDock(self, self.on_button)
-        # 1940: What If? supply overlay [6.2-6.8], toggled in the View menu.
-        self.supply_overlay = SupplyOverlay()
+        # The open game's own widgets (ui/plugin.py) and map overlays, made when it opens.
+        self.game_ui: GameUi | None = None
+        self._ui_game: object = None
+        self.overlay_layers: list[OverlayLayer] = []
         # A tab beside the overview and the stack: it must not push the window taller.
         self.tabifyDockWidget(self.overview_dock, self.map_editor_dock)
         self.map_editor_dock.hide()
@@ -256,20 +246,17 @@ class MainWindow(QMainWindow):
         self._act(m, "Scan &Underlay…", self.calibrate_underlay, None, "actUnderlay")
         self._act(m, "Show/Hide Scan Underla&y", self.toggle_underlay, None,
                   "actToggleUnderlay")
-        self.act_supply = self._act(m, "&Supply Overlay (1940: What If?)",
-                                    self.toggle_supply_overlay, "F7", "actSupplyOverlay")
-        self.act_supply.setCheckable(True)
-        m.addSeparator()
+        self.view_menu = m
+        # The game's overlays go above this separator, its docks and windows at the end.
+        self._overlay_anchor = m.addSeparator()
         for d in (self.side_dock, self.log_dock, self.overview_dock, self.inspector_dock,
-                  self.map_editor_dock, self.aa_objectives_dock):
+                  self.map_editor_dock):
             m.addAction(d.toggleViewAction())
-        self.aa_play.add_actions(m)
 
         m = mb.addMenu("&Game")
         self.game_menu = m
         self.act_end = self._act(m, "&End Step", self.end_step, "Ctrl+Return", "actEndStep")
-        self.act_battle_calc = self._act(m, "&Battle Calculator…", self.battle_calculator,
-                                         "Ctrl+B", "actBattleCalc")
+        self._game_anchor = m.addSeparator()  # the game's own commands go above it
         self.act_physical = self._act(m, "&Physical Dice (type each roll)",
                                       self.toggle_physical_dice, None, "actPhysicalDice")
         self.act_physical.setCheckable(True)
@@ -421,13 +408,13 @@ class MainWindow(QMainWindow):
         key = (game.definition.id, snap.session.scenario)
         if key != self._board_key:
             self._set_boards(snap)
-            self.aa_objectives_dock.setVisible(game.definition.id == AA_GAME_ID)
-            self.aa_play.set_game(game.definition.id == AA_GAME_ID)
             self.log.set_definition(game.definition)
             self._board_key = key
         new_board = self.stack.currentWidget() is not self.map_tabs or first
         if first:
             self.seated = None
+        if self.game_ui is None or game is not self._ui_game:
+            self._open_game_ui(snap)
         if self.stack.currentWidget() is self.start_scroll:
             self._set_game_docks(True)
         self.bot.refresh_seats(snap)  # the curtain depends on who the bot plays
@@ -451,10 +438,8 @@ class MainWindow(QMainWindow):
             self.log.append(snap.new_events)
             self.dice_display.show_events([e for e in snap.new_events if e.visible_to(viewer)])
         self.act_physical.setChecked(snap.session.state.dice_mode == "physical")
-        if game.definition.id == AA_GAME_ID:
-            self.aa_objectives.show_state(snap.session)
-            self.aa_play.show_snapshot(snap)
-        self.w40_odds.show_snapshot(snap)
+        if self.game_ui is not None:
+            self.game_ui.show_snapshot(snap)
         if snap.path is not None and not snap.dirty:
             self.settings = settings_mod.add_recent(self.settings, str(snap.path))
             self.start.set_recent(self.settings.recent_files)
@@ -477,11 +462,50 @@ class MainWindow(QMainWindow):
             return False
         return self.underlays.calibrate(self.map, board, image)
 
-    def toggle_supply_overlay(self) -> None:
-        """View → Supply Overlay: mark out-of-supply and coastal-only units [6.2-6.5]."""
-        self.supply_overlay.set_enabled(self.act_supply.isChecked())
-        if self.supply_overlay.enabled and self.snapshot is not None:
-            self.statusBar().showMessage(self.supply_overlay.summary(), 8000)
+    # --- the open game's plug-in and overlays ----------------------------------------
+    def _open_game_ui(self, snap: Snapshot) -> None:
+        """A game opened: its widgets (or the generic plug-in) and its overlays replace the
+        previous game's."""
+        self._close_game_ui()
+        game = snap.session.game
+        ctx = UiContext(self, self.client, self.on_button, self._may_read,
+                        lambda: str(getattr(self.inspector, "location", "") or ""),
+                        lambda text: self.statusBar().showMessage(text, 8000),
+                        lambda d: self.tabifyDockWidget(self.overview_dock, d))
+        self.game_ui = ui_for(game.definition.id, ctx)
+        self._ui_game = game
+        self.view_menu.addActions(self.game_ui.view_actions())
+        self.game_menu.insertActions(self._game_anchor, self.game_ui.game_actions())
+        for ov in registry.get(game.definition.id).overlays:
+            act = QAction(f"{ov.title} [{ov.rule}]", self)
+            act.setObjectName(f"actOverlay_{ov.id}")
+            act.setCheckable(True)
+            if ov.shortcut:
+                act.setShortcut(QKeySequence(ov.shortcut))
+            layer = OverlayLayer(ov, act)
+            act.toggled.connect(lambda on, layer=layer: self._toggle_overlay(layer, on))
+            self.view_menu.insertAction(self._overlay_anchor, act)
+            self.overlay_layers.append(layer)
+
+    def _close_game_ui(self) -> None:
+        if self.game_ui is not None:
+            self.game_ui.close()
+        self.game_ui, self._ui_game = None, None
+        for layer in self.overlay_layers:
+            layer.clear()
+            self.view_menu.removeAction(layer.action)
+            layer.action.deleteLater()
+        self.overlay_layers = []
+
+    def overlay(self, overlay_id: str) -> OverlayLayer:
+        """The open game's overlay of this id (View menu)."""
+        return next(x for x in self.overlay_layers if x.overlay.id == overlay_id)
+
+    def _toggle_overlay(self, layer: OverlayLayer, on: bool) -> None:
+        layer.refresh(self.snapshot, self.views)
+        layer.set_enabled(on)
+        if on and self.snapshot is not None:
+            self.statusBar().showMessage(layer.summary(), 8000)
 
     def toggle_underlay(self) -> None:
         board = self._current_board()
@@ -499,7 +523,8 @@ class MainWindow(QMainWindow):
         v = MapView()
         v.pieceDropped.connect(self.on_drop)
         v.stackClicked.connect(self.on_stack)
-        v.locationClicked.connect(lambda loc: self.w40_odds.on_location(loc))
+        v.locationClicked.connect(
+            lambda loc: self.game_ui.on_location_clicked(loc) if self.game_ui else None)
         v.hoverChanged.connect(lambda text: self.hover.setText(text))
         v.zoomChanged.connect(lambda p: self.zoom_label.setText(f"{p:.0f} %"))
         self.views.append(v)
@@ -551,19 +576,6 @@ class MainWindow(QMainWindow):
             if any(loc in locs for loc in where):
                 self.map_tabs.setCurrentIndex(i)
                 return
-
-    def battle_calculator(self) -> BattleCalculatorDialog | None:
-        """Game > Battle Calculator (Axis & Allies): exact odds, filled from the selected
-        stack's space when there is one, computed on the analysis thread."""
-        snap = self.snapshot
-        if snap is None or snap.session.game.definition.id != AA_GAME_ID:
-            return None
-        dlg = BattleCalculatorDialog(self.client, snap.session.game.definition, self)
-        dlg.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-        if getattr(self.inspector, "location", ""):
-            dlg.set_battle(snap.session, self.inspector.location)
-        dlg.show()
-        return dlg
 
     def show_map_editor(self) -> None:
         self.map_editor_dock.show()
@@ -713,7 +725,8 @@ class MainWindow(QMainWindow):
         self.side.show_session(snap.session, prompt)
         if snap.prompt.side and not snap.prompt.finished:
             self.side.set_seat(self._player(snap), self._table(snap).colour(self._player(snap)))
-        self.supply_overlay.refresh(snap, self.views)
+        for layer in self.overlay_layers:
+            layer.refresh(snap, self.views)
 
     def on_failure(self, f: Failure) -> None:
         first = f.message.splitlines()[0]
@@ -741,8 +754,6 @@ class MainWindow(QMainWindow):
         for a in (self.act_save, self.act_save_as, self.act_end, self.act_print, self.act_charts,
                   self.act_position, self.act_export):
             a.setEnabled(has)
-        self.act_battle_calc.setEnabled(
-            snap is not None and snap.session.game.definition.id == AA_GAME_ID)
         ul = snap.undo_label if snap else None
         rl = snap.redo_label if snap else None
         self.act_undo.setEnabled(ul is not None)
@@ -767,7 +778,7 @@ class MainWindow(QMainWindow):
     def _show_start(self) -> None:
         self.stack.setCurrentWidget(self.start_scroll)
         self._set_game_docks(False)
-        self.aa_play.set_game(False)
+        self._close_game_ui()  # the last game's docks and windows go with it
 
     def _set_game_docks(self, visible: bool) -> None:
         """The docks belong to a game: hidden on the start screen, shown with a game."""

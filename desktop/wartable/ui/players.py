@@ -33,7 +33,6 @@ from PySide6.QtWidgets import (
 )
 
 from wartable.engine.rules import Game
-from wartable.games.whatif1940 import fog
 from wartable.model.definition import GameDefinition
 from wartable.model.state import GameState
 from wartable.worker.commands import Snapshot
@@ -299,16 +298,10 @@ def name_row(*widgets: QWidget) -> QWidget:
     return row
 
 
-# [7.3] 1940: What If?: the free action naming the unit a stack shows the enemy on top.
-STACK_TOP = fog.VERB
-STACK_TOP_GAMES = frozenset({"whatif1940"})
-
-
 def top_sides(snap: Snapshot, viewer: frozenset[str] | None) -> frozenset[str]:
     """The sides whose units the stack inspector may put on top now: the seated player's
-    (every side in solitaire), in a game with the choice and its fog of war on [7.3]."""
+    (every side in solitaire), in a game with the choice (Rules.stack_tops_open)."""
     g, st = snap.session.game, snap.session.state
-    if g.definition.id not in STACK_TOP_GAMES or snap.prompt.finished \
-            or not fog.enabled(st):
+    if snap.prompt.finished or not g.rules.stack_tops_open(g, st):
         return frozenset()
     return frozenset(g.definition.side_ids) if viewer is None else viewer

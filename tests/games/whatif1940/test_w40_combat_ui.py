@@ -14,7 +14,7 @@ from w40_helpers import game
 from wartable.engine.actions import Button
 from wartable.engine.loop import prompt
 from wartable.engine.session import Session
-from wartable.ui.oddspreview import OddsPreviewPanel
+from wartable.gameui.whatif1940.oddspreview import OddsPreviewPanel
 
 
 def test_11_3_the_panel_shows_raw_odds_each_shift_the_final_column_and_sends_the_attack(

@@ -11,7 +11,7 @@ from w40_helpers import board, game
 from wartable.core.frozen import FrozenMap
 from wartable.games.whatif1940 import fog
 from wartable.games.whatif1940.steps import combat_odds
-from wartable.ui.oddspreview import render
+from wartable.gameui.whatif1940.oddspreview import render
 
 
 def test_7_3_the_odds_panel_counts_only_the_top_and_says_how_many_are_unseen() -> None:

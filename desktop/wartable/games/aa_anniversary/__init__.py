@@ -7,7 +7,8 @@ section names and printed pages (`reference/rules/001_fd0acfb910203ea6.txt`), e.
 
 from wartable.engine.bots import Bot
 from wartable.engine.rules import Rules
-from wartable.games.registry import GameModule, register
+from wartable.games.aa_anniversary.commands import add_commands
+from wartable.games.registry import BotMatch, GameModule, register
 
 
 def _rules() -> Rules:
@@ -23,6 +24,14 @@ def _bot() -> Bot:
     return Bot(explained_action, hint)
 
 
+def _bot_match() -> BotMatch:
+    from wartable.games.aa_anniversary.bot import bot_selfplay
+
+    # A&A has no turn limit: a bot match stops after six rounds unless told.
+    return BotMatch(bot_selfplay, default_rounds=6, alliances="Axis, then Allies")
+
+
 register(GameModule("aa_anniversary", "Axis & Allies Anniversary Edition",
                     "wartable.games.aa_anniversary.data", "wartable.mapdata.aa_anniversary",
-                    _rules, _bot))
+                    _rules, _bot, ui_module="wartable.gameui.aa_anniversary",
+                    commands=add_commands, bot_match=_bot_match))

@@ -32,7 +32,7 @@ from typing import Any
 
 from wartable.core.errors import IllegalAction
 from wartable.core.frozen import FrozenMap
-from wartable.engine.actions import Action, Event, Outcome
+from wartable.engine.actions import STACK_TOP, Action, Event, Outcome
 from wartable.engine.loop import prompt
 from wartable.engine.rules import Game
 from wartable.games.whatif1940 import hidden, units
@@ -45,7 +45,7 @@ V_STACK_TOP = "stack_top"  # hex -> the piece id its owner put on top [7.3]
 UNKNOWN_TYPE = "unknown"  # not a unit type: the app draws it as an anonymous counter
 HIDDEN_NAME = "Hidden beneath the top [7.3]"  # what a placeholder is called in the app
 PREFIX = "fog."
-VERB = "stack_top"
+VERB = STACK_TOP  # [7.3]
 
 
 def enabled(state: GameState) -> bool:

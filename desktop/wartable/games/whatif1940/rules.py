@@ -321,6 +321,9 @@ class WhatIf1940Rules(Rules):
         # each side's stacks from the other: the hotseat needs its curtain while it is on.
         return fog.enabled(state)
 
+    def stack_tops_open(self, game: Game, state: GameState) -> bool:
+        return fog.enabled(state)  # the owner chooses the unit on top [7.3]
+
     def piece_name(self, game: Game, piece: Piece) -> str:
         ut = game.definition.unit_types.get(piece.type)
         side = game.definition.side(piece.side).name

@@ -1,11 +1,6 @@
-"""1940: What If?: the supply overlay [6.2-6.8] (View → Supply Overlay).
-
-While on, every ground unit out of supply carries a red marker (a barred circle) on its
-counter, and every unit in supply by the coast alone an amber "C" [6.4, 6.5]; the marker's
-tooltip gives the reason with its rule numbers (what cut the line, or the coast). The statuses
-come from `games/whatif1940/supply.py`: one trace per state (about 1-2 ms for both maps,
-measured in tests/benchmarks/bench_w40.py), so the overlay computes on the GUI thread.
-"""
+"""Map overlays (View menu): marks a game computes on its pieces (engine/overlays.py),
+drawn here on the counters, whatever the game (issue 14). The 1940 supply overlay is one:
+its marks and their reasons come from the game; this module only draws them."""
 
 from __future__ import annotations
 
@@ -13,33 +8,28 @@ import time
 from collections.abc import Sequence
 
 from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QColor, QFont, QPainter, QPen, QTransform
+from PySide6.QtGui import QAction, QColor, QFont, QPainter, QPen, QTransform
 from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
 
-from wartable.games.whatif1940 import supply
-from wartable.games.whatif1940.board import board_of
+from wartable.engine.overlays import Overlay, PieceMark
 from wartable.ui.mapview import MapView, PieceItem, lod_of
 from wartable.worker.commands import Snapshot
 
-GAME_ID = "whatif1940"
-OOS = "oos"
-COASTAL = "coastal"
-STYLES = {OOS: ("#c62828", ""), COASTAL: ("#e08a00", "C")}
 
-
-class SupplyMarkerItem(QGraphicsItem):
+class MarkerItem(QGraphicsItem):
     """The marker on one counter, a child of its PieceItem (it follows the counter)."""
 
-    def __init__(self, parent: PieceItem, kind: str, reason: str) -> None:
+    def __init__(self, parent: PieceItem, mark: PieceMark) -> None:
         super().__init__(parent)
-        self.kind = kind
-        self.reason = reason
+        self.mark = mark
+        self.kind = mark.kind
+        self.reason = mark.tooltip
         self.piece_id = parent.piece_id
         s = parent.map_scene.counter
         self._s = s
         self.setPos(-0.5 * s, -0.5 * s)  # the counter's top-left corner
         self.setZValue(1.0)
-        self.setToolTip(reason)
+        self.setToolTip(mark.tooltip)
         self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
         self.setAcceptHoverEvents(True)
 
@@ -51,7 +41,7 @@ class SupplyMarkerItem(QGraphicsItem):
               widget: QWidget | None = None) -> None:
         lod = lod_of(painter)
         r = min(max(0.2 * self._s, 9 / lod), 0.3 * self._s)
-        colour, letter = STYLES[self.kind]
+        colour, letter = self.mark.colour, self.mark.letter
         painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
         painter.setPen(QPen(QColor("#ffffff"), 1.5 / lod))
         painter.setBrush(QColor(colour))
@@ -79,13 +69,16 @@ class SupplyMarkerItem(QGraphicsItem):
         painter.restore()
 
 
-class SupplyOverlay:
-    """Keeps the markers in step with the snapshot while the overlay is on."""
+class OverlayLayer:
+    """One overlay of the open game: its View-menu entry, and while it is on, the marks
+    kept in step with each snapshot on every map view."""
 
-    def __init__(self) -> None:
+    def __init__(self, overlay: Overlay, action: QAction) -> None:
+        self.overlay = overlay
+        self.action = action
         self.enabled = False
-        self.items: list[SupplyMarkerItem] = []
-        self.last_ms = 0.0  # time of the last full trace, for the status bar and tests
+        self.items: list[MarkerItem] = []
+        self.last_ms = 0.0  # time of the last computation, for the status bar and tests
         self._snap: Snapshot | None = None
         self._views: Sequence[MapView] = ()
 
@@ -96,20 +89,15 @@ class SupplyOverlay:
     def refresh(self, snap: Snapshot | None, views: Sequence[MapView]) -> None:
         self._snap, self._views = snap, views
         self.clear()
-        if not self.enabled or snap is None or snap.session.game.definition.id != GAME_ID:
+        if not self.enabled or snap is None:
             return
-        game = snap.session.game
-        state = snap.session.state
         t = time.perf_counter()
-        statuses = supply.all_statuses(game, board_of(game), state)
+        marks = self.overlay.marks(snap.session.game, snap.session.state)
         self.last_ms = (time.perf_counter() - t) * 1000
-        for v in views:
+        for v in views:  # only the counters drawn: hidden units have no item to mark
             for pid, item in v.map_scene.piece_items.items():
-                s = statuses.get(pid)
-                if s is None or (s.supplied and not s.coastal_only):
-                    continue
-                kind = OOS if not s.supplied else COASTAL
-                self.items.append(SupplyMarkerItem(item, kind, s.reason))
+                if pid in marks:
+                    self.items.append(MarkerItem(item, marks[pid]))
 
     def clear(self) -> None:
         for m in self.items:
@@ -119,7 +107,5 @@ class SupplyOverlay:
         self.items = []
 
     def summary(self) -> str:
-        oos = sum(1 for m in self.items if m.kind == OOS)
-        coast = len(self.items) - oos
-        return (f"Supply overlay: {oos} unit(s) out of supply, {coast} on coastal supply "
-                f"only [6.2-6.5] (traced in {self.last_ms:.1f} ms)")
+        marks = {m.piece_id: m.mark for m in self.items}  # the counters shown
+        return f"{self.overlay.summary(marks)} (computed in {self.last_ms:.1f} ms)"

@@ -41,8 +41,7 @@ from wartable.engine.session import Session
 from wartable.games.aa_anniversary import combat as c
 from wartable.games.aa_anniversary.steps import battle
 from wartable.games.aa_anniversary.steps.common import space_name, world
-from wartable.model.state import Frame, GameState, Piece
-from wartable.ui.battlerecord import (
+from wartable.gameui.aa_anniversary.battlerecord import (
     DiceGroup,
     Roll,
     aa_value,
@@ -54,6 +53,7 @@ from wartable.ui.battlerecord import (
     round_groups,
     split_dice,
 )
+from wartable.model.state import Frame, GameState, Piece
 from wartable.ui.widgets import ERROR_INK, QUIET_INK, discard, scrolled, wrapped_label
 
 CASUALTIES = "casualties"

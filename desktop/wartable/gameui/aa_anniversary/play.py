@@ -1,24 +1,25 @@
-"""Axis & Allies Anniversary: the play panels in the main window, shown when the engine asks.
+"""Axis & Allies Anniversary: the game's plug-in in the main window (ui/plugin.py).
 
 The purchase panel (a dock) comes up when a purchase prompt does, the battle board (a
 window beside the map) when a battle begins, and the turn summary (a dock) is refreshed and
 brought forward when a power's turn ends. Their choices go to `submit`, the main window's
-own path for the side panel's buttons, so the engine sees the very same actions.
+own path for the side panel's buttons, so the engine sees the very same actions. The income
+and objectives dock and the battle calculator (Game menu) come with the game too.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QDialog, QDockWidget, QMainWindow, QMenu, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QDialog, QVBoxLayout, QWidget
 
 from wartable.engine.actions import Button
-from wartable.ui.aapurchase import PurchasePanel, offers_purchase
-from wartable.ui.aaresearch import ResearchPanel, offers_research
-from wartable.ui.battleboard import BattleBoard
-from wartable.ui.turnsummary import TurnSummaryPanel
+from wartable.gameui.aa_anniversary.battleboard import BattleBoard
+from wartable.gameui.aa_anniversary.panels import BattleCalculatorDialog, ObjectivesPanel
+from wartable.gameui.aa_anniversary.purchase import PurchasePanel, offers_purchase
+from wartable.gameui.aa_anniversary.research import ResearchPanel, offers_research
+from wartable.gameui.aa_anniversary.turnsummary import TurnSummaryPanel
+from wartable.ui.plugin import GameUi, UiContext
 from wartable.worker.commands import Snapshot
 
 
@@ -37,76 +38,77 @@ class BattleBoardDialog(QDialog):
         self.resize(820, 620)
 
 
-class AAPlayPanels:
-    """Owns the three panels and decides, from each snapshot, which to show."""
+class AAGameUi(GameUi):
+    """Owns the A&A panels and decides, from each snapshot, which to show."""
 
-    def __init__(self, window: QMainWindow, submit: Callable[[Button], None]) -> None:
-        self.window = window
-        self.submit = submit
+    def __init__(self, ctx: UiContext) -> None:
+        super().__init__(ctx)
+        left = Qt.DockWidgetArea.LeftDockWidgetArea
+        self.submit = ctx.submit
+        # Income, national objectives and victory cities: shown while the game is open, a
+        # tab beside the overview and the stack.
+        self.objectives = ObjectivesPanel()
+        self.objectives_dock = self.add_dock("Income and objectives", self.objectives,
+                                             Qt.DockWidgetArea.RightDockWidgetArea)
+        self._objectives_shown = False
         self.purchase = PurchasePanel()
-        self.purchase_dock = QDockWidget("Purchase", window)
-        self.purchase_dock.setObjectName("dock_Purchase")
-        self.purchase_dock.setWidget(self.purchase)
-        window.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, self.purchase_dock)
-        self.purchase_dock.hide()
-        self.summary = TurnSummaryPanel()
-        self.summary_dock = QDockWidget("Turn summary", window)
-        self.summary_dock.setObjectName("dock_Turn summary")
-        self.summary_dock.setWidget(self.summary)
-        window.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, self.summary_dock)
+        self.purchase_dock = self.add_dock("Purchase", self.purchase, left, "dock_Purchase")
         # One column of tabs on the left: the summary of the turn that just ended comes
         # forward, the next power's purchase is the tab beside it.
-        window.tabifyDockWidget(self.purchase_dock, self.summary_dock)
-        self.summary_dock.hide()
-        # Phase 1: Research & Development, a tab of the same column (ui/aaresearch.py).
+        self.summary = TurnSummaryPanel()
+        self.summary_dock = self.add_dock("Turn summary", self.summary, left,
+                                          "dock_Turn summary", tab_with=self.purchase_dock)
+        # Phase 1: Research & Development, a tab of the same column (research.py).
         self.research = ResearchPanel()
-        self.research_dock = QDockWidget("Research", window)
-        self.research_dock.setObjectName("dock_Research")
-        self.research_dock.setWidget(self.research)
-        window.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, self.research_dock)
-        window.tabifyDockWidget(self.purchase_dock, self.research_dock)
-        self.research_dock.hide()
+        self.research_dock = self.add_dock("Research", self.research, left, "dock_Research",
+                                           tab_with=self.purchase_dock)
         self.research.buttonsChosen.connect(self._submit_all)
         self._research_key: tuple[object, ...] | None = None
-        self.battle = BattleBoardDialog(window)
+        self.battle = BattleBoardDialog(ctx.window)
+        self.add_window(self.battle)
         self.purchase.buttonsChosen.connect(self._submit_all)
         self.battle.board.buttonChosen.connect(self.submit)
-        self.active = False
         self._purchase_key: tuple[object, ...] | None = None
         self._battle_key: tuple[object, ...] | None = None
         self._turn_key: tuple[object, ...] | None = None
         self._snap: Snapshot | None = None
+        self.act_battle = self.action("Battle &Board", self.show_battle_board,
+                                      "actBattleBoard")
+        self.act_summary = self.action("Turn &Summary", self.show_summary, "actTurnSummary")
+        self.act_battle_calc = self.action("&Battle Calculator…", self.battle_calculator,
+                                           "actBattleCalc", "Ctrl+B")
 
-    def add_actions(self, menu: QMenu) -> None:
-        """View menu: the purchase and summary docks, and the battle board."""
-        menu.addAction(self.purchase_dock.toggleViewAction())
-        menu.addAction(self.summary_dock.toggleViewAction())
-        menu.addAction(self.research_dock.toggleViewAction())  # every power's developments
-        self.act_battle = QAction("Battle &Board", self.window)
-        self.act_battle.setObjectName("actBattleBoard")
-        self.act_battle.triggered.connect(self.show_battle_board)
-        menu.addAction(self.act_battle)
-        self.act_summary = QAction("Turn &Summary", self.window)
-        self.act_summary.setObjectName("actTurnSummary")
-        self.act_summary.triggered.connect(self.show_summary)
-        menu.addAction(self.act_summary)
+    def view_actions(self) -> list[QAction]:
+        """View menu: the docks (research shows every power's developments), the battle
+        board and the turn summary."""
+        return [*super().view_actions(), self.act_battle, self.act_summary]
+
+    def game_actions(self) -> list[QAction]:
+        return [self.act_battle_calc]
+
+    def battle_calculator(self) -> BattleCalculatorDialog | None:
+        """Game > Battle Calculator: exact odds, filled from the selected stack's space when
+        there is one, computed on the analysis thread."""
+        if self._snap is None:
+            return None
+        session = self._snap.session
+        dlg = BattleCalculatorDialog(self.ctx.client, session.game.definition, self.ctx.window)
+        dlg.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        if self.ctx.selected_location():
+            dlg.set_battle(session, self.ctx.selected_location())
+        dlg.show()
+        return dlg
 
     def _submit_all(self, buttons: list[Button]) -> None:
         for b in buttons:
             self.submit(b)
 
-    def set_game(self, active: bool) -> None:
-        """A&A is open (panels may show) or another game is (they all hide)."""
-        self.active = active
-        if not active:
-            self.purchase_dock.hide()
-            self.summary_dock.hide()
-            self.research_dock.hide()
-            self.battle.hide()
-
     def show_snapshot(self, snap: Snapshot) -> None:
-        self.active = True  # called for an A&A game only
         self._snap = snap
+        if not self._objectives_shown:
+            self._objectives_shown = True
+            self.objectives_dock.show()
+        self.objectives.show_state(snap.session)
         session, prompt, state = snap.session, snap.prompt, snap.session.state
         # Purchase: shown as the step begins (the player may close it), hidden after.
         if offers_purchase(prompt):

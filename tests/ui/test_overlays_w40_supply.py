@@ -13,12 +13,13 @@ from pathlib import Path
 
 import pytest
 from pytestqt.qtbot import QtBot
-from uihelpers import open_game
 
+from uihelpers import open_game
 from wartable.engine.actions import Action
 from wartable.engine.session import Session
+from wartable.games.whatif1940.overlays import COASTAL, OOS
 from wartable.ui.mainwindow import MainWindow
-from wartable.ui.supplyoverlay import COASTAL, OOS, SupplyOverlay
+from wartable.ui.overlays import OverlayLayer
 
 INF = "german.ger_infantry.1"
 DEEP = "5626"  # USSR, more than six hexes from every Rollbahn and from Greater Germany
@@ -46,18 +47,18 @@ def show_state_with_one_unit_cut_off(win: MainWindow) -> None:
                             prompt=s.prompt(), new_events=()))
 
 
-def markers(overlay: SupplyOverlay) -> list[tuple[str, str]]:
+def markers(overlay: OverlayLayer) -> list[tuple[str, str]]:
     return sorted((m.piece_id, m.kind) for m in overlay.items if m.scene() is not None)
 
 
 def test_6_3_overlay_marks_exactly_the_out_of_supply_unit(win: MainWindow, qtbot: QtBot,
                                                           tmp_path: Path) -> None:
     show_state_with_one_unit_cut_off(win)
-    assert markers(win.supply_overlay) == []  # off until chosen
-    win.act_supply.trigger()
-    assert win.act_supply.isChecked()
-    assert markers(win.supply_overlay) == [(INF, OOS)]
-    m = win.supply_overlay.items[0]
+    assert markers(win.overlay("supply")) == []  # off until chosen
+    win.overlay("supply").action.trigger()
+    assert win.overlay("supply").action.isChecked()
+    assert markers(win.overlay("supply")) == [(INF, OOS)]
+    m = win.overlay("supply").items[0]
     assert m.toolTip().startswith("Out of supply [6.5]")
     east = win.views[1]
     assert m.scene() is east.map_scene
@@ -69,8 +70,8 @@ def test_6_3_overlay_marks_exactly_the_out_of_supply_unit(win: MainWindow, qtbot
     qtbot.wait(50)
     out = Path(os.environ.get("W40_SCREENSHOT_DIR", str(tmp_path)))
     assert east.grab().save(str(out / "w40_supply_overlay.png"))
-    win.act_supply.trigger()  # off again: the markers go
-    assert markers(win.supply_overlay) == []
+    win.overlay("supply").action.trigger()  # off again: the markers go
+    assert markers(win.overlay("supply")) == []
 
 
 def test_6_5_overlay_marks_coastal_only_units_with_a_c(win: MainWindow, qtbot: QtBot,
@@ -86,9 +87,9 @@ def test_6_5_overlay_marks_coastal_only_units_with_a_c(win: MainWindow, qtbot: Q
     s = Session(s.game, s.scenario, s.options, s.seed, s.dice_mode, state, s.log, s.events)
     win.on_snapshot(replace(snap, generation=snap.generation + 1, session=s,
                             prompt=s.prompt(), new_events=()))
-    win.act_supply.trigger()
-    assert markers(win.supply_overlay) == [(INF, OOS), ("german.ger_panzer.1", COASTAL)]
-    coast = next(m for m in win.supply_overlay.items if m.kind == COASTAL)
+    win.overlay("supply").action.trigger()
+    assert markers(win.overlay("supply")) == [(INF, OOS), ("german.ger_panzer.1", COASTAL)]
+    coast = next(m for m in win.overlay("supply").items if m.kind == COASTAL)
     assert coast.toolTip().startswith("Coastal supply only [6.5]")
     east = win.views[1]
     win.map_tabs.setCurrentIndex(1)

@@ -15,12 +15,10 @@ from collections.abc import Callable
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QComboBox,
-    QDockWidget,
     QHBoxLayout,
     QLabel,
     QListWidget,
     QListWidgetItem,
-    QMainWindow,
     QPushButton,
     QSpinBox,
     QVBoxLayout,
@@ -35,10 +33,10 @@ from wartable.games.whatif1940 import hidden
 from wartable.games.whatif1940.board import board_of
 from wartable.games.whatif1940.steps import combat_odds
 from wartable.persistence import gamedata
+from wartable.ui.plugin import GameUi, UiContext
 from wartable.ui.widgets import wrapped_label
 from wartable.worker.commands import Snapshot
 
-GAME_ID = "whatif1940"
 VERB = "attack"
 
 
@@ -192,20 +190,18 @@ def render(pv: combat_odds.OddsPreview, printed: bool = False) -> str:
     return "<br>".join(lines)
 
 
-class W40CombatDock:
-    """Shows the panel in a dock while a 1940: What If? combat step waits for an attack."""
+class W40GameUi(GameUi):
+    """1940's plug-in: the odds panel in a dock while a combat step waits for an attack."""
 
-    def __init__(self, window: QMainWindow, submit: Callable[[Button], None]) -> None:
-        self.panel = OddsPreviewPanel(submit)
-        self.dock = QDockWidget("Prepared assault — odds", window)
-        self.dock.setObjectName("dock_w40_odds")
-        self.dock.setWidget(self.panel)
-        window.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, self.dock)
-        self.dock.hide()
+    def __init__(self, ctx: UiContext) -> None:
+        super().__init__(ctx)
+        self.panel = OddsPreviewPanel(ctx.submit)
+        self.dock = self.add_dock("Prepared assault — odds", self.panel,
+                                  Qt.DockWidgetArea.LeftDockWidgetArea, "dock_w40_odds")
         self._key: tuple[int, str] | None = None
 
     def show_snapshot(self, snap: Snapshot) -> None:
-        if snap.session.game.definition.id != GAME_ID or not offers_attack(snap.prompt):
+        if not offers_attack(snap.prompt):
             if self._key is not None:
                 self._key = None
                 self.dock.hide()
@@ -217,6 +213,6 @@ class W40CombatDock:
             self.dock.show()
             self.dock.raise_()
 
-    def on_location(self, label: str) -> None:
+    def on_location_clicked(self, location: str) -> None:
         if self.dock.isVisible():
-            self.panel.set_target(label)
+            self.panel.set_target(location)

@@ -15,20 +15,20 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QPainter
 from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
-from uihelpers import open_game, open_window
 
+from uihelpers import open_game, open_window
 from wartable.core.frozen import FrozenMap
 from wartable.engine.actions import DICE, END_STEP, FREE_MOVE, Action, Button
 from wartable.engine.session import Session
 from wartable.games.aa_anniversary.steps import objectives as no
 from wartable.games.aa_anniversary.steps.common import MOBILIZATION, ipcs
+from wartable.gameui.aa_anniversary.battleboard import DAMAGED, LOST, BattleBoard
+from wartable.gameui.aa_anniversary.battlerecord import DiceGroup, Roll, checked, parse_dice
+from wartable.gameui.aa_anniversary.purchase import PurchasePanel
+from wartable.gameui.aa_anniversary.turnsummary import summarize, summary_html
 from wartable.persistence.gamedata import load_game
 from wartable.persistence.savefile import save_to_path
-from wartable.ui.aapurchase import PurchasePanel
-from wartable.ui.battleboard import DAMAGED, LOST, BattleBoard
-from wartable.ui.battlerecord import DiceGroup, Roll, checked, parse_dice
 from wartable.ui.mainwindow import MainWindow
-from wartable.ui.turnsummary import summarize, summary_html
 from wartable.worker.commands import Load
 
 SHOTS = Path(os.environ.get("WARTABLE_SHOTS", "/tmp/wartable-shots"))
@@ -90,8 +90,8 @@ def _state(w: MainWindow):  # type: ignore[no-untyped-def]
 
 def test_phase2_purchase_panel_buys_what_the_treasury_pays(qtbot: QtBot) -> None:
     w = open_game(qtbot, "aa_anniversary", "1941")
-    panel = w.aa_play.purchase
-    assert not w.aa_play.purchase_dock.isHidden()
+    panel = w.game_ui.purchase
+    assert not w.game_ui.purchase_dock.isHidden()
     assert panel.treasury == 31  # Germany's 1941 starting IPCs (Setup, 1941 scenario)
     spins = panel.spins
     assert spins["infantry"].maximum() == 10  # 31 // 3
@@ -107,7 +107,7 @@ def test_phase2_purchase_panel_buys_what_the_treasury_pays(qtbot: QtBot) -> None
     assert "2 IPCs left: not enough" in panel.reason.text()
     assert panel.confirm_button.isEnabled()
     shot(w, "aa_purchase_panel_window.png")
-    shot(w.aa_play.purchase_dock, "aa_purchase_panel.png")
+    shot(w.game_ui.purchase_dock, "aa_purchase_panel.png")
     panel.confirm()
     qtbot.waitUntil(lambda: ipcs(_state(w), "germany") == 2, timeout=20000)
     st = _state(w)
@@ -122,10 +122,10 @@ def test_phase2_purchase_panel_buys_what_the_treasury_pays(qtbot: QtBot) -> None
 
 def test_phase2_purchase_panel_hides_after_the_purchase_step(qtbot: QtBot) -> None:
     w = open_game(qtbot, "aa_anniversary", "1941")
-    assert not w.aa_play.purchase_dock.isHidden()
+    assert not w.game_ui.purchase_dock.isHidden()
     _click(qtbot, w, w.side.button_for(END_STEP))
     assert w.snapshot is not None and w.snapshot.prompt.step == "Combat Move"
-    assert w.aa_play.purchase_dock.isHidden()
+    assert w.game_ui.purchase_dock.isHidden()
     w.close()
 
 
@@ -137,8 +137,8 @@ def _fight_one_hit(qtbot: QtBot, tmp_path: Path) -> MainWindow:
     two Soviet infantry defend at 2 and roll 1 and 6: one hit on Germany (General Combat)."""
     w = _load(qtbot, _to_combat(), tmp_path)
     _click(qtbot, w, w.side.button_for("fight"))
-    board = w.aa_play.battle.board
-    assert w.aa_play.battle.isVisible()
+    board = w.game_ui.battle.board
+    assert w.game_ui.battle.isVisible()
     assert board.battle_space == "east_poland"
     assert "Type the dice" in board.prompt_text.text()
     _roll(qtbot, w, (6, 6, 6, 6, 1, 6))
@@ -147,7 +147,7 @@ def _fight_one_hit(qtbot: QtBot, tmp_path: Path) -> MainWindow:
 
 def test_general_combat_board_columns_and_dice(qtbot: QtBot, tmp_path: Path) -> None:
     w = _fight_one_hit(qtbot, tmp_path)
-    board = w.aa_play.battle.board
+    board = w.game_ui.battle.board
     att = {t.piece.id: t for t in board.tiles if t.piece.side == "germany"}
     assert set(att) == set(ATTACKERS)
     # Columns as on the printed board: the tank at 3, artillery and the infantry it
@@ -162,13 +162,13 @@ def test_general_combat_board_columns_and_dice(qtbot: QtBot, tmp_path: Path) -> 
         ("defender", 2, (1, 6))]
     assert [g.hits for g in groups] == [0, 0, 0, 1]
     assert "Defender:" in board.dice.text() and "1 hit" in board.dice.text()
-    shot(w.aa_play.battle, "aa_battle_board_casualties.png")
+    shot(w.game_ui.battle, "aa_battle_board_casualties.png")
     # The window with the board over the map, as a player sees it.
     for _ in range(3):
         QApplication.processEvents()
     whole = w.grab()
     painter = QPainter(whole)
-    painter.drawPixmap(w.width() - 830 - 340, 60, w.aa_play.battle.grab())
+    painter.drawPixmap(w.width() - 830 - 340, 60, w.game_ui.battle.grab())
     painter.end()
     assert whole.save(str(SHOTS / "aa_window_mid_battle.png"))
     w.close()
@@ -177,7 +177,7 @@ def test_general_combat_board_columns_and_dice(qtbot: QtBot, tmp_path: Path) -> 
 def test_general_combat_step3_owner_picks_a_non_default_casualty(qtbot: QtBot,
                                                                  tmp_path: Path) -> None:
     w = _fight_one_hit(qtbot, tmp_path)
-    board = w.aa_play.battle.board
+    board = w.game_ui.battle.board
     assert board.frame is not None and board.frame.kind == "casualties"
     tiles = {t.piece.id: t for t in board.tiles}
     # The default (cheapest first) is an infantry, pre-selected.
@@ -207,12 +207,12 @@ def test_general_combat_step3_owner_picks_a_non_default_casualty(qtbot: QtBot,
 def test_general_combat_step6_retreat_to_where_the_attack_came_from(qtbot: QtBot,
                                                                       tmp_path: Path) -> None:
     w = _fight_one_hit(qtbot, tmp_path)
-    board = w.aa_play.battle.board
+    board = w.game_ui.battle.board
     _click(qtbot, w, board.confirm_button)  # the default casualty: one infantry
     labels = [b.text() for b in board.choice_buttons]
     # Step 6: the attackers came from Poland, a friendly territory next to East Poland.
     assert labels == ["Press the attack", "Retreat to Poland"]
-    shot(w.aa_play.battle, "aa_battle_board_retreat.png")
+    shot(w.game_ui.battle, "aa_battle_board_retreat.png")
     retreat = next(b for b in board.choice_buttons if b.text() == "Retreat to Poland")
     _click(qtbot, w, retreat)
     st = _state(w)
@@ -222,16 +222,16 @@ def test_general_combat_step6_retreat_to_where_the_attack_came_from(qtbot: QtBot
     assert st.var("battle") is None and "east_poland" in st.var("resolved")
     assert board.battle_space == "" and "retreats" in board.heading.text()
     # Closed, it comes back from the View menu with the last battle's record.
-    w.aa_play.battle.hide()
-    w.aa_play.act_battle.trigger()
-    assert w.aa_play.battle.isVisible() and "retreats" in board.heading.text()
+    w.game_ui.battle.hide()
+    w.game_ui.act_battle.trigger()
+    assert w.game_ui.battle.isVisible() and "retreats" in board.heading.text()
     assert [r.title for r in board._record] == ["Round 1"]
     w.close()
 
 
 def test_general_combat_step6_press_rolls_the_next_round(qtbot: QtBot, tmp_path: Path) -> None:
     w = _fight_one_hit(qtbot, tmp_path)
-    board = w.aa_play.battle.board
+    board = w.game_ui.battle.board
     _click(qtbot, w, board.confirm_button)
     press = next(b for b in board.choice_buttons if b.text() == "Press the attack")
     _click(qtbot, w, press)
@@ -323,25 +323,25 @@ def test_order_of_play_summary_comes_up_when_a_power_ends_its_turn(qtbot: QtBot,
     s = s.submit(Action(END_STEP, "germany"))  # Noncombat Move done
     assert s.prompt().step == "Mobilize New Units"
     w = _load(qtbot, s, tmp_path)
-    dock = w.aa_play.summary_dock
+    dock = w.game_ui.summary_dock
     assert dock.isHidden()
     _click(qtbot, w, w.side.button_for(END_STEP))
     assert _state(w).active_side == "ussr"
     assert not dock.isHidden()
-    panel = w.aa_play.summary
+    panel = w.game_ui.summary
     cur = panel.current()
     assert cur is not None and (cur.power, cur.turn, cur.complete) == ("germany", 1, True)
     text = panel.text.text()
     assert "2 Infantry" in text and "East Poland (from Soviet Union)" in text
     assert "31 → 32" in text
-    assert not w.aa_play.purchase_dock.isHidden()  # the Soviet purchase, the tab beside it
+    assert not w.game_ui.purchase_dock.isHidden()  # the Soviet purchase, the tab beside it
     shot(w, "aa_window_turn_summary.png")
     dock.setFloating(True)  # a screenshot of the panel at a readable size
     dock.resize(560, 380)
     shot(dock, "aa_turn_summary.png")
     # The View menu shows it on demand too, with every turn in the chooser.
     dock.hide()
-    w.aa_play.act_summary.trigger()
+    w.game_ui.act_summary.trigger()
     assert not dock.isHidden() and panel.chooser.count() == 2
     w.close()
 
@@ -367,14 +367,14 @@ def _sea_battle(qtbot: QtBot, tmp_path: Path) -> MainWindow:
 def test_battleships_two_hits_owner_sinks_the_destroyer_instead(qtbot: QtBot,
                                                                 tmp_path: Path) -> None:
     w = _sea_battle(qtbot, tmp_path)
-    board = w.aa_play.battle.board
+    board = w.game_ui.battle.board
     assert board.frame is not None and board.frame.side == "uk"
     tiles = {t.piece.id: t for t in board.tiles}
     bb, dd = tiles["uk.battleship.1"], tiles["uk.destroyer.1"]
     # The default: the battleship takes the hit and stays (Battleships, pg. 28).
     assert bb.mark == DAMAGED and dd.mark == ""
     assert board.confirm_button.isEnabled()
-    shot(w.aa_play.battle, "aa_battle_board_sea.png")
+    shot(w.game_ui.battle, "aa_battle_board_sea.png")
     qtbot.mouseClick(bb, Qt.MouseButton.LeftButton)  # sunk outright: two hits, not one
     assert bb.mark == LOST and not board.confirm_button.isEnabled()
     qtbot.mouseClick(bb, Qt.MouseButton.LeftButton)  # unmarked: no hit assigned
@@ -390,7 +390,7 @@ def test_battleships_two_hits_owner_sinks_the_destroyer_instead(qtbot: QtBot,
 def test_battleships_two_hits_default_button_restores_the_damage(qtbot: QtBot,
                                                                  tmp_path: Path) -> None:
     w = _sea_battle(qtbot, tmp_path)
-    board = w.aa_play.battle.board
+    board = w.game_ui.battle.board
     tiles = {t.piece.id: t for t in board.tiles}
     qtbot.mouseClick(tiles["uk.destroyer.1"], Qt.MouseButton.LeftButton)
     assert not board.confirm_button.isEnabled()  # two hits chosen for one
@@ -415,7 +415,7 @@ def test_general_combat_step2_submerge_choice_on_the_board(qtbot: QtBot, tmp_pat
     s = s.submit(Action(END_STEP, "germany"))
     w = _load(qtbot, s, tmp_path)
     _click(qtbot, w, w.side.button_for("fight"))
-    board = w.aa_play.battle.board
+    board = w.game_ui.battle.board
     assert board.frame is not None and board.frame.kind == "submerge"
     assert w.snapshot is not None
     assert [b.text() for b in board.choice_buttons] == [b.label for b in w.snapshot.prompt.buttons]
@@ -429,7 +429,7 @@ def test_general_combat_step2_submerge_choice_on_the_board(qtbot: QtBot, tmp_pat
     assert board._record[-1].title == "Round 1: Submarine Surprise Strike"
     assert [(g.side, g.value, g.dice, g.hits) for g in board._record[-1].groups] == [
         ("attacker", 2, (2,), 1)]
-    shot(w.aa_play.battle, "aa_battle_board_strike.png")
+    shot(w.game_ui.battle, "aa_battle_board_strike.png")
     w.close()
 
 
@@ -500,7 +500,7 @@ def test_general_combat_computer_dice_are_marked_as_the_engine_counted_them(
     side's dice by column and its hits agree with the engine's log of the round."""
     w = _load(qtbot, _to_combat(dice_mode="digital"), tmp_path)
     _click(qtbot, w, w.side.button_for("fight"))
-    board = w.aa_play.battle.board
+    board = w.game_ui.battle.board
     assert w.snapshot is not None
     summary = next(e.text for e in reversed(w.snapshot.session.events)
                    if e.text.startswith("Round in East Poland"))

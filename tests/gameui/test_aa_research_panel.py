@@ -11,21 +11,21 @@ from pathlib import Path
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
-from uihelpers import open_window
 
+from uihelpers import open_window
 from wartable.core.frozen import FrozenMap
 from wartable.engine.actions import DICE, END_STEP, Action
 from wartable.engine.session import Session
 from wartable.games.aa_anniversary import research as rd
 from wartable.games.aa_anniversary.combat import Force
 from wartable.games.aa_anniversary.steps.common import ipcs
+from wartable.gameui.aa_anniversary.panels import BattleCalculatorDialog
+from wartable.gameui.aa_anniversary.research import ResearchPanel
+from wartable.gameui.aa_anniversary.turnsummary import summarize, summary_html
 from wartable.model.state import GameState
 from wartable.persistence.gamedata import load_game
 from wartable.persistence.savefile import save_to_path
-from wartable.ui.aapanels import BattleCalculatorDialog
-from wartable.ui.aaresearch import ResearchPanel
 from wartable.ui.mainwindow import MainWindow
-from wartable.ui.turnsummary import summarize, summary_html
 from wartable.worker.commands import Load, NewGame
 from wartable.worker.engine_thread import EngineClient
 
@@ -68,7 +68,7 @@ def _click(qtbot: QtBot, w: MainWindow, button: object) -> None:
 
 def test_rd_steps_1_to_4_through_the_research_panel(qtbot: QtBot, tmp_path: Path) -> None:
     w = _load(qtbot, _session(), tmp_path)
-    dock, panel = w.aa_play.research_dock, w.aa_play.research
+    dock, panel = w.game_ui.research_dock, w.game_ui.research
     assert not dock.isHidden()
     # Step 1: Germany has 31 IPCs (1941); a researcher costs 5: at most 6.
     assert panel.treasury == 31 and panel.cost == 5 and panel.researchers == 0
