@@ -211,9 +211,10 @@ def _bot_selfplay(game: Any, args: argparse.Namespace) -> int:
 
     module = registry.get(args.game)
     if module.bot_match is None:
-        with_bots = [m.id for m in registry.installed() if m.bot_match is not None]
-        raise WartableError(f"--bot is available for {', '.join(with_bots) or 'no game'} "
-                            f"only, not {args.game!r}")
+        with_bots = sorted(m.id for m in registry.installed() if m.bot_match is not None)
+        names = " and ".join([", ".join(with_bots[:-1]), *with_bots[-1:]] if len(with_bots) > 1
+                             else with_bots) or "no game"
+        raise WartableError(f"--bot is available for {names} only, not {args.game!r}")
     if args.scenario not in game.definition.scenarios:
         raise WartableError(f"no scenario {args.scenario!r}; this game has "
                             f"{', '.join(game.definition.scenarios)}")
