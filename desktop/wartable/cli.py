@@ -201,7 +201,8 @@ def cmd_game_command(args: argparse.Namespace) -> int:
     from wartable.persistence.gamedata import load_definition
 
     module = args.game_module
-    return int(args.game_command(args, load_definition(module.data_package)))
+    print(args.game_command(args, load_definition(module.data_package)))
+    return 0
 
 
 def _bot_selfplay(game: Any, args: argparse.Namespace) -> int:

@@ -28,12 +28,12 @@ class GameModule:
     ui_module: str = ""
     overlays: tuple[Overlay, ...] = ()  # map overlays the View menu offers
     # Game-specific command-line commands (`wartable battle-calc`): adds its subparsers,
-    # each with set_defaults(game_command=handler); cli.py calls handler(args, definition).
+    # each with set_defaults(game_command=handler); cli.py prints handler(args, definition).
     commands: Callable[[Any], None] | None = None
     bot_match: Callable[[], BotMatch] | None = None  # `wartable selfplay --bot`
 
 
-GameCommand = Callable[[argparse.Namespace, GameDefinition], int]
+GameCommand = Callable[[argparse.Namespace, GameDefinition], str]  # returns what to print
 
 
 @dataclass(frozen=True)

@@ -9,17 +9,16 @@ from typing import Any
 from wartable.model.definition import GameDefinition
 
 
-def battle_calc(args: argparse.Namespace, d: GameDefinition) -> int:
+def battle_calc(args: argparse.Namespace, d: GameDefinition) -> str:
     """`wartable battle-calc`: the exact odds of a battle (dynamic programming)."""
     from wartable.games.aa_anniversary.calc_cli import battle_calc_text
 
-    print(battle_calc_text(args.attack, args.defend, args.json, d.unit_types,
-                           bombard=args.bombard, attacker_order=args.attacker_order,
-                           defender_order=args.defender_order, max_rounds=args.rounds,
-                           attacker_developments=args.attacker_developments,
-                           defender_developments=args.defender_developments,
-                           research=d.tables.get("research")))
-    return 0
+    return battle_calc_text(args.attack, args.defend, args.json, d.unit_types,
+                            bombard=args.bombard, attacker_order=args.attacker_order,
+                            defender_order=args.defender_order, max_rounds=args.rounds,
+                            attacker_developments=args.attacker_developments,
+                            defender_developments=args.defender_developments,
+                            research=d.tables.get("research"))
 
 
 def add_commands(sub: Any) -> None:
