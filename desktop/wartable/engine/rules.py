@@ -155,6 +155,11 @@ class Rules:
         name = piece.attrs.get("name") or (ut.name if ut else piece.type)
         return f"{side} {name}"
 
+    def stack_tops_open(self, game: Game, state: GameState) -> bool:
+        """May a side choose the unit its stacks show on top now (the STACK_TOP action)?
+        Only games whose stacks hide what lies beneath (fog of war) say yes."""
+        return False
+
 
 # id(game) -> (a weak reference to that game, its locations). The reference guards against
 # Python reusing the id of a collected Game for a new one.
@@ -172,8 +177,3 @@ def _locations(game: Game) -> frozenset[str]:
         locs.update(f"box:{b.id}" for b in m.boxes)
     _LOCATIONS[id(game)] = (weakref.ref(game), frozenset(locs))
     return frozenset(locs)
-
-    def stack_tops_open(self, game: Game, state: GameState) -> bool:
-        """May a side choose the unit its stacks show on top now (the STACK_TOP action)?
-        Only games whose stacks hide what lies beneath (fog of war) say yes."""
-        return False

@@ -77,6 +77,8 @@ class MainWindow(QMainWindow):
         self.snapshot: Snapshot | None = None
         self.free_play = False
         self._board_key: tuple[str, str] | None = None
+        self._fit_pending = False
+        self.clicked_location = ""  # the last space clicked on a map
 
         self.stack = QStackedWidget()
         self.start = StartScreen()
@@ -369,10 +371,14 @@ class MainWindow(QMainWindow):
     def on_stack(self, location: str) -> None:
         if self.snapshot is None:
             return
+        self._show_stack(location)
+        self.inspector_dock.raise_()
+
+    def _show_stack(self, location: str) -> None:
+        assert self.snapshot is not None
         pieces = [p for p in self._visible_pieces() if p.location == location]
         self.inspector.set_top_sides(top_sides(self.snapshot, self._viewer_sides(self.snapshot)))
         self.inspector.set_stack(location, pieces, self.snapshot.session.game.definition)
-        self.inspector_dock.raise_()
 
     def put_on_top(self, piece_id: str) -> None:
         """Stack inspector: the owner shows this unit on top of its stack [7.3]."""
@@ -395,9 +401,9 @@ class MainWindow(QMainWindow):
 
     # --- results from the worker ---------------------------------------------
     def on_snapshot(self, snap: Snapshot) -> None:
+        new_game = self.snapshot is None or snap.session.game is not self.snapshot.session.game
         first = (
-            self.snapshot is None
-            or snap.session.game is not self.snapshot.session.game
+            new_game
             or snap.session.log[: len(self.snapshot.session.log)] != self.snapshot.session.log
             or len(snap.session.events) < len(self.snapshot.session.events)
         )
@@ -410,7 +416,10 @@ class MainWindow(QMainWindow):
             self._set_boards(snap)
             self.log.set_definition(game.definition)
             self._board_key = key
-        new_board = self.stack.currentWidget() is not self.map_tabs or first
+        if new_game or self.stack.currentWidget() is self.start_scroll:
+            # Fitted once, when the map is first shown: undo, redo, the curtain and docks
+            # keep the player's zoom and centre (issue 16).
+            self._fit_pending = True
         if first:
             self.seated = None
         if self.game_ui is None or game is not self._ui_game:
@@ -423,9 +432,7 @@ class MainWindow(QMainWindow):
         else:
             if self.stack.currentWidget() is not self.map_tabs:
                 self.stack.setCurrentWidget(self.map_tabs)
-            if new_board:
-                for v in self.views:
-                    v.fit()  # after the map is shown, so it fits the real viewport
+            self._fit_if_pending()
             self._draw(snap)
         # Behind the curtain the log shows public lines only: the seated player's private
         # ones would be read by whoever is asked to sit next.
@@ -444,6 +451,17 @@ class MainWindow(QMainWindow):
             self.settings = settings_mod.add_recent(self.settings, str(snap.path))
             self.start.set_recent(self.settings.recent_files)
         self._update_actions()
+
+    def _location_clicked(self, location: str) -> None:
+        self.clicked_location = location  # the space the calculator and plug-ins take
+        if self.game_ui is not None:
+            self.game_ui.on_location_clicked(location)
+
+    def _fit_if_pending(self) -> None:
+        if self._fit_pending:
+            self._fit_pending = False
+            for v in self.views:
+                v.fit()  # after the map is shown, so it fits the real viewport
 
     # --- maps: one view per map ------------------------------------------------
     def _current_board(self) -> BoardMap | None:
@@ -469,7 +487,7 @@ class MainWindow(QMainWindow):
         self._close_game_ui()
         game = snap.session.game
         ctx = UiContext(self, self.client, self.on_button, self._may_read,
-                        lambda: str(getattr(self.inspector, "location", "") or ""),
+                        lambda: self.clicked_location,
                         lambda text: self.statusBar().showMessage(text, 8000),
                         lambda d: self.tabifyDockWidget(self.overview_dock, d))
         self.game_ui = ui_for(game.definition.id, ctx)
@@ -523,8 +541,7 @@ class MainWindow(QMainWindow):
         v = MapView()
         v.pieceDropped.connect(self.on_drop)
         v.stackClicked.connect(self.on_stack)
-        v.locationClicked.connect(
-            lambda loc: self.game_ui.on_location_clicked(loc) if self.game_ui else None)
+        v.locationClicked.connect(self._location_clicked)
         v.hoverChanged.connect(lambda text: self.hover.setText(text))
         v.zoomChanged.connect(lambda p: self.zoom_label.setText(f"{p:.0f} %"))
         self.views.append(v)
@@ -684,6 +701,7 @@ class MainWindow(QMainWindow):
             return
         self.seated = player
         self.stack.setCurrentWidget(self.map_tabs)
+        self._fit_if_pending()
         self.log.set_viewer(self._viewer_sides(snap))
         self._draw(snap)
 
@@ -723,6 +741,8 @@ class MainWindow(QMainWindow):
                                and snap.session.state.pieces[pid].location in locs},
                               prompt.costs)
         self.side.show_session(snap.session, prompt)
+        if self.inspector.location:  # the Stack dock follows every change (issue 16)
+            self._show_stack(self.inspector.location)
         if snap.prompt.side and not snap.prompt.finished:
             self.side.set_seat(self._player(snap), self._table(snap).colour(self._player(snap)))
         for layer in self.overlay_layers:

@@ -81,7 +81,9 @@ class AAGameUi(GameUi):
     def view_actions(self) -> list[QAction]:
         """View menu: the docks (research shows every power's developments), the battle
         board and the turn summary."""
-        return [*super().view_actions(), self.act_battle, self.act_summary]
+        docks = [a for a in super().view_actions()
+                 if a is not self.summary_dock.toggleViewAction()]  # one "Turn Summary"
+        return [*docks, self.act_battle, self.act_summary]
 
     def game_actions(self) -> list[QAction]:
         return [self.act_battle_calc]
