@@ -489,7 +489,7 @@ class MainWindow(QMainWindow):
         ctx = UiContext(self, self.client, self.on_button, self._may_read,
                         lambda: self.clicked_location,
                         lambda text: self.statusBar().showMessage(text, 8000),
-                        lambda d: self.tabifyDockWidget(self.overview_dock, d))
+                        self._place_game_dock)
         self.game_ui = ui_for(game.definition.id, ctx)
         self._ui_game = game
         self.view_menu.addActions(self.game_ui.view_actions())
@@ -504,6 +504,15 @@ class MainWindow(QMainWindow):
             act.toggled.connect(lambda on, layer=layer: self._toggle_overlay(layer, on))
             self.view_menu.insertAction(self._overlay_anchor, act)
             self.overlay_layers.append(layer)
+
+    COMPACT_WIDTH = 1380  # below it (1280, 1366 laptops), a game's left docks go right, as tabs
+
+    def _place_game_dock(self, d: QDockWidget, area: Qt.DockWidgetArea) -> None:
+        if area == Qt.DockWidgetArea.RightDockWidgetArea:
+            self.tabifyDockWidget(self.overview_dock, d)  # beside the overview and stack
+        elif area == Qt.DockWidgetArea.LeftDockWidgetArea and self.width() < self.COMPACT_WIDTH:
+            self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, d)
+            self.tabifyDockWidget(self.side_dock, d)
 
     def _close_game_ui(self) -> None:
         if self.game_ui is not None:
@@ -806,8 +815,13 @@ class MainWindow(QMainWindow):
             d.setVisible(visible)
         if visible:
             self.overview_dock.raise_()
-            # The map gets the room: the log starts a few lines tall.
-            self.resizeDocks([self.log_dock], [150], Qt.Orientation.Vertical)
+            # The map gets the room: the log starts a few lines tall; on a short screen
+            # (1280x720) fewer, and the sequence panel takes most of the right column.
+            short = self.height() < 850
+            self.resizeDocks([self.log_dock], [96 if short else 150], Qt.Orientation.Vertical)
+            if short:
+                self.resizeDocks([self.side_dock, self.overview_dock], [3, 1],
+                                 Qt.Orientation.Vertical)
 
     def toggle_physical_dice(self) -> None:
         """Switch computer/physical dice from the next roll on (logged by the engine)."""

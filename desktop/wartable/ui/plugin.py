@@ -35,7 +35,10 @@ class UiContext:
     may_read: Callable[[str], bool]  # may the seated player read this side (hidden info)
     selected_location: Callable[[], str]  # the stack the player last clicked, or ""
     status: Callable[[str], None]  # a line in the status bar
-    tab_right: Callable[[QDockWidget], None]  # a right-hand dock joins the overview's tabs
+    # Where a new dock goes: a right-hand one joins the overview's tabs; on a small screen
+    # a left-hand one becomes a tab of the sequence-of-play column, so the map keeps most
+    # of the width (issue 16).
+    place_dock: Callable[[QDockWidget, Qt.DockWidgetArea], None]
 
 
 class GameUi:
@@ -72,10 +75,10 @@ class GameUi:
         d.setObjectName(name or f"dock_{title}")
         d.setWidget(widget)
         win.addDockWidget(area, d)
-        if tab_with is not None:
+        if tab_with is not None and win.dockWidgetArea(tab_with) == area:
             win.tabifyDockWidget(tab_with, d)
-        elif area == Qt.DockWidgetArea.RightDockWidgetArea:
-            self.ctx.tab_right(d)  # beside the overview and the stack, not below them
+        else:
+            self.ctx.place_dock(d, area)
         d.hide()
         self._docks.append(d)
         return d

@@ -19,7 +19,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from wartable.engine.actions import Button, Prompt
+from wartable.engine.actions import END_STEP, Button, Prompt
 from wartable.engine.session import Session
 from wartable.ui.players import text_on
 from wartable.ui.widgets import discard, scrolled
@@ -67,6 +67,7 @@ class SidePanel(QWidget):
         self.tree.setRootIsDecorated(True)
         self.tree.setSelectionMode(QTreeWidget.SelectionMode.NoSelection)
         self.tree.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.tree.setMinimumHeight(48)  # the window fits 1280x720 (issue 16)
         lay.addWidget(self.tree, 2)
 
         box = QGroupBox("Now")
@@ -87,11 +88,9 @@ class SidePanel(QWidget):
         self.prompt.setObjectName("promptText")
         self.prompt.setWordWrap(True)
         self.prompt.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        bl.addWidget(self.prompt)
         self.rule = QLabel()
         self.rule.setObjectName("ruleRef")
         self.rule.setStyleSheet("color: #555;")
-        bl.addWidget(self.rule)
         self.error = QLabel()
         self.error.setObjectName("errorText")
         self.error.setWordWrap(True)
@@ -122,9 +121,13 @@ class SidePanel(QWidget):
         self.dice_row.hide()
         bl.addWidget(self.dice_row)
 
+        # What to do now, its rule and the step's choices scroll together when the panel is
+        # short (1280x720), so the prompt is never clipped; End step stays below, pinned.
         self.buttons_frame = QFrame()
         self.buttons_layout = QVBoxLayout(self.buttons_frame)
         self.buttons_layout.setContentsMargins(0, 0, 0, 0)
+        self.buttons_layout.addWidget(self.prompt)
+        self.buttons_layout.addWidget(self.rule)
         # Why the greyed buttons wait, in words (a tooltip needs a mouse; table mode is
         # often played by touch).
         self.why_disabled = QLabel()
@@ -132,12 +135,19 @@ class SidePanel(QWidget):
         self.why_disabled.setWordWrap(True)
         self.why_disabled.setStyleSheet("color: #666;")
         self.why_disabled.hide()
-        self.buttons_layout.addWidget(self.why_disabled)  # under the buttons, scrolled with them
         self.buttons_layout.addStretch(1)
         # Scrolls when a step offers many choices (a purchase lists every unit type).
         self.buttons_scroll = scrolled(self.buttons_frame)
-        self.buttons_scroll.setMinimumHeight(130)
+        self.buttons_scroll.setMinimumHeight(60)
         bl.addWidget(self.buttons_scroll, 1)
+        # End step never scrolls out of sight, nor do the reasons of the greyed buttons
+        # (issue 16): they sit under the scrolled choices.
+        self.pinned = QWidget()
+        self.pinned.setObjectName("pinnedButtons")
+        self.pinned_layout = QVBoxLayout(self.pinned)
+        self.pinned_layout.setContentsMargins(0, 0, 0, 0)
+        bl.addWidget(self.pinned)
+        bl.addWidget(self.why_disabled)
         lay.addWidget(box, 3)
 
         self.free_play = QCheckBox("Free play (house rules): move any piece anywhere")
@@ -235,8 +245,14 @@ class SidePanel(QWidget):
             tip = [f"Rule {spec.rule}" if spec.rule else "", spec.reason]
             b.setToolTip("\n".join(t for t in tip if t))
             b.clicked.connect(lambda _=False, s=spec: self.buttonClicked.emit(s))
-            self.buttons_layout.insertWidget(self.buttons_layout.indexOf(self.why_disabled), b)
+            if spec.id == END_STEP:
+                self.pinned_layout.addWidget(b)
+            else:  # before the stretch that keeps the choices at the top
+                self.buttons_layout.insertWidget(self.buttons_layout.count() - 1, b)
             self.buttons.append(b)
+        # The frame takes the new buttons' size now, not at the next relayout (issue 16:
+        # the 1940 air superiority buttons stayed invisible until another was used).
+        self.buttons_frame.adjustSize()
         text = disabled_reasons(prompt)
         self.why_disabled.setText(text)
         self.why_disabled.setVisible(bool(text))

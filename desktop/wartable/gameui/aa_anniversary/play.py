@@ -20,6 +20,7 @@ from wartable.gameui.aa_anniversary.purchase import PurchasePanel, offers_purcha
 from wartable.gameui.aa_anniversary.research import ResearchPanel, offers_research
 from wartable.gameui.aa_anniversary.turnsummary import TurnSummaryPanel
 from wartable.ui.plugin import GameUi, UiContext
+from wartable.ui.widgets import scrolled
 from wartable.worker.commands import Snapshot
 
 
@@ -48,7 +49,7 @@ class AAGameUi(GameUi):
         # Income, national objectives and victory cities: shown while the game is open, a
         # tab beside the overview and the stack.
         self.objectives = ObjectivesPanel()
-        self.objectives_dock = self.add_dock("Income and objectives", self.objectives,
+        self.objectives_dock = self.add_dock("Income and objectives", scrolled(self.objectives),
                                              Qt.DockWidgetArea.RightDockWidgetArea)
         self._objectives_shown = False
         self.purchase = PurchasePanel()
