@@ -48,8 +48,11 @@ from wartable.ui.botplayer import BotPlayer
 from wartable.ui.curtain import Curtain
 from wartable.ui.dicedisplay import DiceDisplay
 from wartable.ui.logpanel import LogPanel
+from wartable.ui.map.inspector import StackInspector
+from wartable.ui.map.overview import OverviewMap
+from wartable.ui.map.scale import ZOOM_PRESETS
+from wartable.ui.map.view import MapView
 from wartable.ui.mapeditor import MapEditor
-from wartable.ui.mapview import ZOOM_PRESETS, MapView, OverviewMap, StackInspector
 from wartable.ui.oddspreview import W40CombatDock
 from wartable.ui.players import STACK_TOP, Seating, top_sides
 from wartable.ui.printdialog import PrintDialog

@@ -18,7 +18,9 @@ from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
 
 from wartable.games.whatif1940 import supply
 from wartable.games.whatif1940.board import board_of
-from wartable.ui.mapview import MapView, PieceItem, lod_of
+from wartable.ui.map.items import PieceItem
+from wartable.ui.map.scale import lod_of
+from wartable.ui.map.view import MapView
 from wartable.worker.commands import Snapshot
 
 GAME_ID = "whatif1940"
