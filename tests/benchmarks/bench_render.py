@@ -36,7 +36,7 @@ from wartable.maps.model import AreaMap, BoardMap, OffMapBox, Space  # noqa: E40
 from wartable.maps.synthetic import rectangular_hex_map  # noqa: E402
 from wartable.model.definition import Side, UnitType  # noqa: E402
 from wartable.model.state import Piece  # noqa: E402
-from wartable.ui.mapview import MapView  # noqa: E402
+from wartable.ui.map.view import MapView  # noqa: E402
 
 VIEW_W, VIEW_H = 1600, 1000
 

@@ -16,12 +16,12 @@ from typing import Any
 import pytest
 from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
-from uihelpers import open_window, select_game, set_up, sit
 
+from uihelpers import open_window, select_game, set_up, sit
 from wartable.games.whatif1940 import fog
 from wartable.model.state import Piece
 from wartable.ui.mainwindow import MainWindow
-from wartable.ui.mapview import MapView
+from wartable.ui.map.view import MapView
 
 BOTS = {"soviet": "fast", "anglo_french": "fast"}
 

@@ -19,6 +19,7 @@ from wartable.maps.model import HexMap
 from wartable.maps.overrides import MapOverrides, dump_overrides, load_overrides
 from wartable.model.state import Piece
 from wartable.persistence import gamedata
+from wartable.ui.map.view import MapView
 from wartable.ui.mapeditor import (
     TOOL_HEXSIDE,
     TOOL_PAINT,
@@ -26,7 +27,6 @@ from wartable.ui.mapeditor import (
     MapEditor,
     nearest_hexside,
 )
-from wartable.ui.mapview import MapView
 
 MAP_ID = "skirmish/field"
 LEFT = Qt.MouseButton.LeftButton

@@ -18,18 +18,18 @@ from wartable.maps.model import AreaMap, HexMap, OffMapBox, Space
 from wartable.maps.synthetic import rectangular_hex_map
 from wartable.model.definition import Side, UnitType
 from wartable.model.state import Piece
-from wartable.ui.mapview import (
+from wartable.ui.map.inspector import StackInspector
+from wartable.ui.map.items import CostBadgeItem
+from wartable.ui.map.overview import OverviewMap
+from wartable.ui.map.scale import (
     HEX_PX_AT_100,
     MAX_ZOOM,
     MIN_ZOOM,
     ZOOM_PRESETS,
-    CostBadgeItem,
-    MapView,
-    OverviewMap,
-    StackInspector,
     hex_across,
     labels_visible,
 )
+from wartable.ui.map.view import MapView
 
 
 @dataclass(frozen=True)

@@ -16,12 +16,12 @@ from typing import Any
 
 import pytest
 from pytestqt.qtbot import QtBot
-from uihelpers import open_window, set_up, sit, start_game
 
+from uihelpers import open_window, set_up, sit, start_game
 from wartable.games.whatif1940 import fog, units
 from wartable.model.state import Piece
 from wartable.ui.mainwindow import MainWindow
-from wartable.ui.mapview import MapView
+from wartable.ui.map.view import MapView
 
 SHOTS = Path(os.environ.get("WARTABLE_SHOTS", "/tmp/w40_fog_shots"))
 EAST = "whatif1940/east"

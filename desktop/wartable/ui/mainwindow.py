@@ -46,8 +46,11 @@ from wartable.ui.botplayer import BotPlayer
 from wartable.ui.curtain import Curtain
 from wartable.ui.dicedisplay import DiceDisplay
 from wartable.ui.logpanel import LogPanel
+from wartable.ui.map.inspector import StackInspector
+from wartable.ui.map.overview import OverviewMap
+from wartable.ui.map.scale import ZOOM_PRESETS
+from wartable.ui.map.view import MapView
 from wartable.ui.mapeditor import MapEditor
-from wartable.ui.mapview import ZOOM_PRESETS, MapView, OverviewMap, StackInspector
 from wartable.ui.overlays import OverlayLayer
 from wartable.ui.players import Seating, top_sides
 from wartable.ui.plugin import GameUi, UiContext, ui_for

@@ -6,7 +6,7 @@ corrections file (`gamedata.user_corrections_path`), which is applied on top of 
 whenever a game loads, so the edits survive map rebuilds. Export/Import share the same file.
 
 Mouse input comes from an event filter on the view's viewport while the editor is active
-(`set_active`), so mapview.py needs no editor mode: the filter eats left-button presses,
+(`set_active`), so the map view needs no editor mode: the filter eats left-button presses,
 drags and releases, so the view neither pans nor drags counters while painting. Wheel and
 hover still reach the view.
 """
@@ -48,7 +48,8 @@ from wartable.maps.overrides import (
 from wartable.model.definition import Side, UnitType
 from wartable.persistence import gamedata
 from wartable.persistence.savefile import write_atomic
-from wartable.ui.mapview import CounterDefinition, MapView
+from wartable.ui.map.items import CounterDefinition
+from wartable.ui.map.view import MapView
 
 TOOL_PAINT, TOOL_HEXSIDE, TOOL_RENAME = "paint", "hexside", "rename"
 FEATURES: tuple[str, ...] = ("river", "major_river", "border", "sea", "lake", "mountain")

@@ -12,7 +12,9 @@ from PySide6.QtGui import QAction, QColor, QFont, QPainter, QPen, QTransform
 from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
 
 from wartable.engine.overlays import Overlay, PieceMark
-from wartable.ui.mapview import MapView, PieceItem, lod_of
+from wartable.ui.map.items import PieceItem
+from wartable.ui.map.scale import lod_of
+from wartable.ui.map.view import MapView
 from wartable.worker.commands import Snapshot
 
 

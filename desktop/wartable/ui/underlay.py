@@ -46,7 +46,8 @@ from wartable.persistence.underlays import (
     remove_underlay,
     save_underlay,
 )
-from wartable.ui.mapview import MapView, hex_across, typical_space_size
+from wartable.ui.map.scale import hex_across, typical_space_size
+from wartable.ui.map.view import MapView
 
 Z_UNDERLAY = 1.0  # above the terrain fills (0), below hexsides (2), grid, names, counters
 MAX_SIDE_PX = 8192  # larger scans are shown scaled down (calibration stays in full pixels)

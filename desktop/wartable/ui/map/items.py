@@ -1,0 +1,245 @@
+"""The scene's movable items: off-map boxes, counters, highlights and cost badges."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Protocol
+
+from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtGui import (
+    QColor,
+    QPainter,
+    QPainterPath,
+    QPen,
+    QPolygonF,
+    QTransform,
+)
+from PySide6.QtWidgets import (
+    QGraphicsItem,
+    QStyleOptionGraphicsItem,
+    QWidget,
+)
+
+from wartable.maps.model import OffMapBox
+from wartable.model.definition import Side, UnitType
+from wartable.model.state import Piece
+from wartable.ui.map.scale import STACK_SHOWN, lod_of
+from wartable.ui.map.style import (
+    BOX_FILL,
+    HIGHLIGHT_STYLES,
+    Z_BADGES,
+    Z_BOXES,
+    Z_COUNTERS,
+    Z_HIGHLIGHT,
+)
+from wartable.ui.map.text import draw_haloed
+
+if TYPE_CHECKING:
+    from wartable.ui.map.scene import MapScene
+
+
+class CounterDefinition(Protocol):
+    """What the map needs of a game definition (GameDefinition satisfies it)."""
+
+    @property
+    def sides(self) -> tuple[Side, ...]: ...
+
+    @property
+    def unit_types(self) -> Mapping[str, UnitType]: ...
+
+
+
+class BoxItem(QGraphicsItem):
+    """An off-map box: a titled rectangle."""
+
+    def __init__(self, scene: MapScene, box: OffMapBox) -> None:
+        super().__init__()
+        self.map_scene = scene
+        self.box = box
+        self.setZValue(Z_BOXES)
+        self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+        self._title_h = min(box.h * 0.18, scene.cell * 0.45)
+
+    def boundingRect(self) -> QRectF:
+        b = self.box
+        return QRectF(b.x, b.y, b.w, b.h).adjusted(-0.1, -0.1, 0.1, 0.1)
+
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
+              widget: QWidget | None = None) -> None:
+        b = self.box
+        lod = lod_of(painter)
+        rect = QRectF(b.x, b.y, b.w, b.h)
+        pen = QPen(QColor("#4f4232"), max(0.04 * self.map_scene.cell, 1.0 / lod))
+        painter.setPen(pen)
+        painter.setBrush(QColor(BOX_FILL))
+        painter.drawRect(rect)
+        title = QRectF(b.x, b.y, b.w, self._title_h)
+        painter.setBrush(QColor("#4f4232"))
+        painter.drawRect(title)
+        px = int(min(16, self._title_h * lod * 0.62))
+        if px >= 7:
+            world = painter.worldTransform()
+            painter.save()
+            painter.setWorldTransform(QTransform())
+            cache = self.map_scene.texts
+            draw_haloed(painter, cache, world.map(title.center()), b.name, px,
+                         QColor("#f7f1e1"), True)
+            painter.restore()
+
+
+# --- pieces ------------------------------------------------------------------------------------
+
+FALLBACK_TYPE = UnitType("?", "Unknown unit type", "none", (), 0, "")
+
+
+class PieceItem(QGraphicsItem):
+    """One counter. Painted from the shared pixmap cache at the current zoom bucket."""
+
+    def __init__(self, scene: MapScene, piece: Piece) -> None:
+        super().__init__()
+        self.map_scene = scene
+        self.piece = piece
+        self.stack_count = 1  # badge shows when the top of a stack of more than STACK_SHOWN
+        self.is_top = True
+        self.selected = False
+        self._s = scene.counter
+        self.setZValue(Z_COUNTERS)
+        self.setAcceptedMouseButtons(Qt.MouseButton.LeftButton)
+
+    @property
+    def piece_id(self) -> str:
+        return self.piece.id
+
+    def boundingRect(self) -> QRectF:
+        s = self._s
+        m = 0.2 * s  # shadow, selection ring, badge
+        return QRectF(-s / 2 - m, -s / 2 - m, s + 2 * m, s + 2 * m)
+
+    def shape(self) -> QPainterPath:
+        p = QPainterPath()
+        p.addRect(QRectF(-self._s / 2, -self._s / 2, self._s, self._s))
+        return p
+
+    def set_piece(self, piece: Piece) -> None:
+        if piece != self.piece:
+            self.piece = piece
+            self.update()
+
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
+              widget: QWidget | None = None) -> None:
+        scene = self.map_scene
+        s = self._s
+        lod = lod_of(painter)
+        dev = painter.device()
+        dpr = dev.devicePixelRatioF() if dev is not None else 1.0
+        px = s * lod * dpr
+        rect = QRectF(-s / 2, -s / 2, s, s)
+        side, utype = scene.side_of(self.piece), scene.type_of(self.piece)
+        if px < 7:
+            # Too small for any detail: a coloured square is all the eye can see.
+            painter.fillRect(rect, QColor(scene.side_fill(side)))
+            return
+        # A soft drop shadow lifts the counter off the map.
+        painter.fillRect(rect.translated(0.05 * s, 0.06 * s), QColor(0, 0, 0, 70))
+        painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, True)
+        pm = scene.counter_cache.pixmap(utype, side, self.piece.attrs, px, dpr,
+                                          scene.counter_palette)
+        painter.drawPixmap(rect, pm, QRectF(0, 0, pm.width(), pm.height()))
+        if self.piece.attrs.get("moved"):
+            # Moved this turn: a small dark dot at the bottom-right corner.
+            painter.setPen(Qt.PenStyle.NoPen)
+            painter.setBrush(QColor(0, 0, 0, 150))
+            painter.drawEllipse(QPointF(s * 0.38, s * 0.38), s * 0.05, s * 0.05)
+        if self.selected:
+            painter.setBrush(Qt.BrushStyle.NoBrush)
+            painter.setPen(QPen(QColor("#111111"), 4.5 / lod))
+            painter.drawRect(rect.adjusted(-2 / lod, -2 / lod, 2 / lod, 2 / lod))
+            painter.setPen(QPen(QColor("#ffd400"), 2.5 / lod))
+            painter.drawRect(rect.adjusted(-2 / lod, -2 / lod, 2 / lod, 2 / lod))
+        if self.is_top and self.stack_count > STACK_SHOWN:
+            self._badge(painter, lod)
+
+    def _badge(self, painter: QPainter, lod: float) -> None:
+        s = self._s
+        r = max(0.17 * s, 8 / lod)
+        c = QPointF(s / 2, -s / 2)
+        painter.setPen(QPen(QColor("#ffffff"), 1.5 / lod))
+        painter.setBrush(QColor("#b3261e"))
+        painter.drawEllipse(c, r, r)
+        world = painter.worldTransform()
+        painter.save()
+        painter.setWorldTransform(QTransform())
+        px = max(8, int(r * lod * 1.1))
+        draw_haloed(painter, self.map_scene.texts, world.map(c), str(self.stack_count),
+                     px, QColor("#ffffff"), True)
+        painter.restore()
+
+
+class HighlightItem(QGraphicsItem):
+    """A highlighted location: translucent fill and outline (under the counters)."""
+
+    def __init__(self, scene: MapScene, loc: str, kind: str) -> None:
+        super().__init__()
+        self.loc = loc
+        self.kind = kind
+        self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+        board = scene.board
+        assert board is not None
+        self._path = QPainterPath()
+        self._path.addPolygon(QPolygonF([QPointF(x, y) for x, y in board.outline(loc)]))
+        self._path.closeSubpath()
+        self.setZValue(Z_HIGHLIGHT + (0.5 if kind == "drop" else 0.0))
+
+    def boundingRect(self) -> QRectF:
+        return self._path.boundingRect().adjusted(-1, -1, 1, 1)
+
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
+              widget: QWidget | None = None) -> None:
+        fill, line, width = HIGHLIGHT_STYLES.get(self.kind, HIGHLIGHT_STYLES["target"])
+        pen = QPen(line, width)
+        pen.setCosmetic(True)
+        painter.setPen(pen)
+        painter.setBrush(fill)
+        painter.drawPath(self._path)
+
+
+class CostBadgeItem(QGraphicsItem):
+    """The movement cost of a legal destination, above the counters at the hex's foot."""
+
+    def __init__(self, scene: MapScene, loc: str, text: str) -> None:
+        super().__init__()
+        self.map_scene = scene
+        self.loc = loc
+        self.text = text
+        self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+        self.setZValue(Z_BADGES)
+        board = scene.board
+        assert board is not None
+        x, y = board.center(loc)
+        self.setPos(x, y + 0.33 * scene.cell)
+        self._r = 0.16 * scene.cell
+
+    def boundingRect(self) -> QRectF:
+        r = self._r * 2
+        return QRectF(-r, -r, 2 * r, 2 * r)
+
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
+              widget: QWidget | None = None) -> None:
+        lod = lod_of(painter)
+        px = int(max(9, min(16, self._r * lod * 1.2)))
+        world = painter.worldTransform()
+        painter.save()
+        painter.setWorldTransform(QTransform())
+        c = world.map(QPointF(0, 0))
+        st = self.map_scene.texts.text(self.text, px, True)
+        w = max(st.size().width() + 8, px + 6)
+        h = px + 5
+        painter.setPen(QPen(QColor("#ffffff"), 1.2))
+        painter.setBrush(QColor(20, 110, 40, 235))
+        painter.drawRoundedRect(QRectF(c.x() - w / 2, c.y() - h / 2, w, h), h / 2, h / 2)
+        draw_haloed(painter, self.map_scene.texts, c, self.text, px, QColor("#ffffff"),
+                     True)
+        painter.restore()
+
+
+# --- the scene ---------------------------------------------------------------------------------

@@ -1,0 +1,229 @@
+"""The map scene: the board drawn from geometry, plus counters and highlights."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+from PySide6.QtCore import QRectF
+from PySide6.QtGui import (
+    QColor,
+    QPainter,
+    QPainterPath,
+)
+from PySide6.QtWidgets import (
+    QGraphicsScene,
+    QStyleOptionGraphicsItem,
+    QWidget,
+)
+
+from wartable.maps.model import BOX_PREFIX, AreaMap, BoardMap, HexMap, OffMapBox
+from wartable.model.definition import Side, UnitType
+from wartable.model.state import Piece
+from wartable.printing.counterart import Palette
+from wartable.ui.counters import CounterPixmapCache
+from wartable.ui.map.items import FALLBACK_TYPE, BoxItem, CounterDefinition, PieceItem
+from wartable.ui.map.layers import (
+    Chunk,
+    GridLayer,
+    HexsideLayer,
+    LabelLayer,
+    MapLayer,
+    PlaceLayer,
+    TerrainLayer,
+    build_hex_chunks,
+    shape_path,
+)
+from wartable.ui.map.scale import (
+    STACK_SHOWN,
+    STACK_STEP,
+    counter_size,
+    hex_across,
+    labels_visible,
+    typical_space_size,
+)
+from wartable.ui.map.style import Z_COUNTERS, Z_GRID, Z_LABELS, Z_PLACES, Z_SIDES, Z_TERRAIN
+from wartable.ui.map.text import TextCache
+
+
+class MapScene(QGraphicsScene):
+    """The board drawn from geometry, plus counters and highlights (see module docstring)."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.board: BoardMap | None = None
+        self.definition: CounterDefinition | None = None
+        self.counter_palette: Palette = "standard"
+        self.counter_cache = CounterPixmapCache()
+        self.chunks: list[Chunk] = []
+        self.space_paths: list[tuple[str, QPainterPath, QRectF]] = []
+        self.place_points: list[tuple[str, str, float, float]] = []
+        self.map_rect = QRectF()
+        self.cell = 1.0  # a hex across (or a typical space), map units
+        self.counter = 1.0  # a counter's side, map units
+        self.layers: list[MapLayer] = []
+        self.texts = TextCache()
+        self.labels: LabelLayer | None = None
+        self.piece_items: dict[str, PieceItem] = {}
+        self.stacks: dict[str, list[str]] = {}  # location -> piece ids, bottom first
+        self._sides: dict[str, Side] = {}
+        self.setItemIndexMethod(QGraphicsScene.ItemIndexMethod.BspTreeIndex)
+
+    # -- board ---------------------------------------------------------------------------------
+
+    def set_board(self, board: BoardMap, definition: CounterDefinition) -> None:
+        self.clear()
+        self.piece_items.clear()
+        self.stacks.clear()
+        self.board = board
+        self.definition = definition
+        self._sides = {s.id: s for s in definition.sides}
+        x0, y0, x1, y1 = board.bounds()
+        self.map_rect = QRectF(x0, y0, x1 - x0, y1 - y0)
+        if isinstance(board, HexMap):
+            self.cell = hex_across(board)
+            self.chunks = build_hex_chunks(board)
+            self.space_paths = []
+            self.place_points = [(p.name, p.kind, *board.center(p.hex_or_space))
+                                 for p in board.places]
+        elif isinstance(board, AreaMap):
+            self.cell = typical_space_size(board)
+            self.chunks = []
+            self.space_paths = [(sid, shape_path(sp.polygon), QRectF())
+                                for sid, sp in board.spaces.items()]
+            self.space_paths = [(sid, p, p.boundingRect()) for sid, p, _ in self.space_paths]
+            self.place_points = []
+        self.counter = counter_size(board)
+        # Room to pan a little past the edges (and to drop on counters there), no more.
+        margin = 1.5 * max(self.cell, self.counter)
+        self.setSceneRect(self.map_rect.adjusted(-margin, -margin, margin, margin))
+        self.setBackgroundBrush(QColor("#3a3f44"))
+        self.labels = LabelLayer(self, Z_LABELS)
+        self.layers = [TerrainLayer(self, Z_TERRAIN), HexsideLayer(self, Z_SIDES),
+                       GridLayer(self, Z_GRID), PlaceLayer(self, Z_PLACES), self.labels]
+        for layer in self.layers:
+            self.addItem(layer)
+        for b in board.boxes:
+            self.addItem(BoxItem(self, b))
+
+    def labels_visible(self, lod: float) -> bool:
+        """Would the label layer draw hex numbers (space names) at this level of detail?"""
+        return self.board is not None and labels_visible(self.board, lod)
+
+    def paint_map(self, painter: QPainter, target: QRectF) -> None:
+        """Draw the static map (no counters, no highlights) fitted into `target`."""
+        if self.board is None:
+            return
+        src = self.map_rect
+        k = min(target.width() / src.width(), target.height() / src.height())
+        painter.save()
+        painter.translate(target.center())
+        painter.scale(k, k)
+        painter.translate(-src.center())
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+        for layer in self.layers:
+            if layer is not self.labels:
+                layer.draw(painter, src, k)
+        for it in self.items():
+            if isinstance(it, BoxItem):
+                it.paint(painter, QStyleOptionGraphicsItem(), None)
+        painter.restore()
+
+    # -- definition lookups ------------------------------------------------------------------
+
+    def side_of(self, piece: Piece) -> Side:
+        s = self._sides.get(piece.side)
+        return s if s is not None else Side(piece.side or "?", piece.side, "#b0b0b0")
+
+    def type_of(self, piece: Piece) -> UnitType:
+        if self.definition is None:
+            return FALLBACK_TYPE
+        return self.definition.unit_types.get(piece.type, FALLBACK_TYPE)
+
+    def side_fill(self, side: Side) -> str:
+        if self.counter_palette == "colourblind" and side.alt_colour:
+            return side.alt_colour
+        return side.colour
+
+    # -- pieces ------------------------------------------------------------------------------
+
+    def set_pieces(self, pieces: Sequence[Piece]) -> None:
+        """Replace the pieces; items are reused by piece id."""
+        if self.board is None:
+            return
+        seen: set[str] = set()
+        self.stacks = {}
+        for p in pieces:
+            seen.add(p.id)
+            item = self.piece_items.get(p.id)
+            if item is None:
+                item = PieceItem(self, p)
+                self.piece_items[p.id] = item
+                self.addItem(item)
+            else:
+                item.set_piece(p)
+            self.stacks.setdefault(p.location, []).append(p.id)
+        for pid in [k for k in self.piece_items if k not in seen]:
+            self.removeItem(self.piece_items.pop(pid))
+        for loc in self.stacks:
+            self.layout_stack(loc)
+
+    def layout_stack(self, loc: str) -> None:
+        """Place a stack's items: bottom first, each up-right of the one below. In an
+        off-map box the pieces are laid out side by side in rows instead, like a holding box
+        on a table."""
+        ids = self.stacks.get(loc, [])
+        board = self.board
+        if board is None or not ids:
+            return
+        box = self.box_of(loc)
+        if box is not None:
+            self._layout_box(box, ids)
+            return
+        try:
+            cx, cy = board.center(loc)
+        except KeyError:
+            cx, cy = self.map_rect.left() - self.counter, self.map_rect.top() - self.counter
+        n = len(ids)
+        shown = min(n, STACK_SHOWN)
+        d = STACK_STEP * self.counter
+        x0, y0 = cx - (shown - 1) * d / 2, cy + (shown - 1) * d / 2
+        for i, pid in enumerate(ids):
+            item = self.piece_items[pid]
+            k = min(i, shown - 1)
+            item.setPos(x0 + k * d, y0 - k * d)
+            item.setZValue(Z_COUNTERS + i * 0.001)
+            item.stack_count = n
+            item.is_top = i == n - 1
+            item.update()
+
+    def _layout_box(self, box: OffMapBox, ids: list[str]) -> None:
+        s = self.counter
+        pad = 0.15 * s
+        top = box.y + min(box.h * 0.18, self.cell * 0.45) + pad  # below the title bar
+        step = 1.1 * s
+        cols = max(1, int((box.w - pad) // step))
+        rows = math.ceil(len(ids) / cols)
+        room = box.y + box.h - pad - s - top
+        # Too many for the box: rows overlap (like counters heaped in a real box).
+        dy = step if rows <= 1 or (rows - 1) * step <= room else max(room, 0.0) / (rows - 1)
+        for i, pid in enumerate(ids):
+            item = self.piece_items[pid]
+            r, c = divmod(i, cols)
+            item.setPos(box.x + pad + s / 2 + c * step, top + s / 2 + r * dy)
+            item.setZValue(Z_COUNTERS + i * 0.001)
+            item.stack_count = 1
+            item.is_top = True
+            item.update()
+
+    def box_of(self, loc: str) -> OffMapBox | None:
+        """The off-map box a location names, if it is one."""
+        if self.board is None or not loc.startswith(BOX_PREFIX):
+            return None
+        for b in self.board.boxes:
+            if BOX_PREFIX + b.id == loc:
+                return b
+        return None
+
+    def stack_at(self, loc: str) -> list[str]:
+        return list(self.stacks.get(loc, []))

@@ -1,0 +1,537 @@
+"""The interactive map view.
+
+Mouse and keys (MapView):
+
+* wheel: zoom at the cursor (the map point under it stays put); +/- zoom through the
+  presets at the centre; Home fits the map; 0 is 100 %; arrow keys pan.
+* left-drag on empty map pans; left-drag on a counter drags the stack's top counter (or the
+  selected one, if it is in that stack) and emits ``pieceDropped(piece_id, location)`` on
+  release, wherever it lands (the engine decides). Shift+drag moves the whole stack and
+  emits one ``stackDropped(from_location, to_location)`` instead. The counter goes back to
+  its place until `set_pieces` says otherwise.
+* click on a location emits ``locationClicked(loc)``; when there are counters there it also
+  selects the top counter (``pieceSelected``) and emits ``stackClicked(loc)``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from PySide6.QtCore import QEvent, QPoint, QPointF, QRectF, Qt, Signal
+from PySide6.QtGui import (
+    QKeyEvent,
+    QMouseEvent,
+    QPainter,
+    QResizeEvent,
+    QTransform,
+    QWheelEvent,
+)
+from PySide6.QtWidgets import (
+    QApplication,
+    QGraphicsItem,
+    QGraphicsView,
+    QWidget,
+)
+
+from wartable.maps.model import BOX_PREFIX, BoardMap
+from wartable.model.state import Piece
+from wartable.printing.counterart import Palette
+from wartable.ui.map.items import CostBadgeItem, CounterDefinition, HighlightItem, PieceItem
+from wartable.ui.map.scale import (
+    MAX_ZOOM,
+    MIN_ZOOM,
+    STACK_STEP,
+    WHEEL_STEP,
+    ZOOM_PRESETS,
+    base_scale,
+)
+from wartable.ui.map.scene import MapScene
+from wartable.ui.map.style import Z_DRAG
+
+
+def _format_cost(c: float) -> str:
+    return str(int(c)) if float(c).is_integer() else f"{c:.1f}"
+
+
+@dataclass
+class _Drag:
+    origin: str
+    press_view: QPointF
+    piece_ids: list[str]
+    whole_stack: bool
+    grab: QPointF = field(default_factory=QPointF)  # scene offset of the press from the top item
+    active: bool = False
+
+
+class MapView(QGraphicsView):
+    """The interactive map (see the module docstring for mouse and keys)."""
+
+    pieceDropped = Signal(str, str)
+    stackDropped = Signal(str, str)
+    locationClicked = Signal(str)
+    stackClicked = Signal(str)
+    hoverChanged = Signal(str)
+    zoomChanged = Signal(float)
+    pieceSelected = Signal(str)
+    boardChanged = Signal()
+    viewChanged = Signal()  # scrolled or zoomed (the overview follows it)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.map_scene = MapScene(self)
+        self.setScene(self.map_scene)
+        self.setRenderHints(QPainter.RenderHint.Antialiasing
+                            | QPainter.RenderHint.SmoothPixmapTransform
+                            | QPainter.RenderHint.TextAntialiasing)
+        self.setDragMode(QGraphicsView.DragMode.ScrollHandDrag)
+        self.setTransformationAnchor(QGraphicsView.ViewportAnchor.NoAnchor)
+        self.setResizeAnchor(QGraphicsView.ViewportAnchor.AnchorViewCenter)
+        self.setViewportUpdateMode(QGraphicsView.ViewportUpdateMode.SmartViewportUpdate)
+        self.setOptimizationFlag(QGraphicsView.OptimizationFlag.DontSavePainterState, True)
+        self.setMouseTracking(True)
+        self.viewport().setMouseTracking(True)
+        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        self._percent = 100.0
+        self._fitted = False
+        self._base = 1.0
+        self._legal: dict[str, tuple[str, ...]] = {}
+        self._costs: dict[str, dict[str, float]] = {}
+        self._highlight_sets: dict[str, tuple[str, ...]] = {}
+        self._highlight_items: list[QGraphicsItem] = []
+        self._drag_items: list[QGraphicsItem] = []
+        self._drop_item: HighlightItem | None = None
+        self._hover: str | None = None
+        self._selected: str | None = None
+        self._drag: _Drag | None = None
+        self._press_empty: QPointF | None = None
+        self.horizontalScrollBar().valueChanged.connect(self.viewChanged)
+        self.verticalScrollBar().valueChanged.connect(self.viewChanged)
+        # Touch screens and tablets at the table: pinch to zoom (drag already pans/moves).
+        self.viewport().setAttribute(Qt.WidgetAttribute.WA_AcceptTouchEvents)
+        self.viewport().grabGesture(Qt.GestureType.PinchGesture)
+
+    def viewportEvent(self, event: QEvent) -> bool:  # noqa: N802 - Qt override
+        if event.type() == QEvent.Type.Gesture:
+            pinch = event.gesture(Qt.GestureType.PinchGesture)  # type: ignore[attr-defined]
+            if pinch is not None:
+                self.pinch(pinch.scaleFactor(), pinch.centerPoint())
+                event.accept()
+                return True
+        return super().viewportEvent(event)
+
+    def pinch(self, factor: float, center: QPointF) -> None:
+        """Zoom by a pinch's scale factor around its centre (screen coordinates)."""
+        if factor > 0:
+            anchor = self.viewport().mapFromGlobal(center.toPoint())
+            self.set_zoom(self.zoom_percent() * factor, QPointF(anchor))
+
+    # -- board and pieces ------------------------------------------------------------------
+
+    @property
+    def board(self) -> BoardMap | None:
+        return self.map_scene.board
+
+    def set_board(self, board: BoardMap, definition: CounterDefinition) -> None:
+        self._drag = None
+        self._highlight_items = []
+        self._drag_items = []
+        self._drop_item = None
+        self._highlight_sets = {}
+        self._selected = None
+        self.map_scene.set_board(board, definition)
+        self._base = base_scale(board)
+        self.boardChanged.emit()
+        self.fit()
+
+    def set_pieces(self, pieces: Sequence[Piece]) -> None:
+        """Replace all pieces (items are reused by piece id, so nothing flickers)."""
+        if self._drag is not None and self._drag.active:
+            self._end_drag_visuals()
+            self._drag = None
+        self.map_scene.set_pieces(pieces)
+        if self._selected is not None and self._selected not in self.map_scene.piece_items:
+            self._selected = None
+        for pid, item in self.map_scene.piece_items.items():
+            item.selected = pid == self._selected
+        self._refresh_highlights()
+        self.viewChanged.emit()
+
+    def piece_item(self, piece_id: str) -> PieceItem | None:
+        return self.map_scene.piece_items.get(piece_id)
+
+    def set_palette(self, name: Palette) -> None:
+        """"standard" or "colourblind" (each side's alt_colour)."""
+        if name not in ("standard", "colourblind"):
+            raise ValueError(f"unknown palette {name!r}; use 'standard' or 'colourblind'")
+        self.map_scene.counter_palette = name
+        self.map_scene.update()
+        self.viewChanged.emit()
+
+    def select_piece(self, piece_id: str | None) -> None:
+        """Select a piece (outline it and show its legal moves); None clears. No signal."""
+        if piece_id is not None and piece_id not in self.map_scene.piece_items:
+            piece_id = None
+        self._selected = piece_id
+        for pid, item in self.map_scene.piece_items.items():
+            sel = pid == piece_id
+            if item.selected != sel:
+                item.selected = sel
+                item.update()
+        self._refresh_highlights()
+
+    def selected_piece(self) -> str | None:
+        return self._selected
+
+    # -- highlights ------------------------------------------------------------------------
+
+    def set_legal_moves(self, moves: Mapping[str, tuple[str, ...]],
+                        costs: Mapping[str, Mapping[str, float]]) -> None:
+        """Per piece: its legal destinations and the cost to reach each. Shown while that
+        piece is dragged or selected."""
+        self._legal = {k: tuple(v) for k, v in moves.items()}
+        self._costs = {k: dict(v) for k, v in costs.items()}
+        self._refresh_highlights()
+
+    def set_highlights(self, locs: Iterable[str], kind: str = "target") -> None:
+        """Highlight locations with a style: "legal", "selected", "attack", "target" (any
+        other kind draws like "target"). Each kind is its own set; empty `locs` clears it."""
+        self._highlight_sets[kind] = tuple(locs)
+        self._refresh_highlights()
+
+    def highlight_items(self, kind: str | None = None) -> list[HighlightItem]:
+        items = [i for i in self._highlight_items + self._drag_items
+                 if isinstance(i, HighlightItem)]
+        return [i for i in items if kind is None or i.kind == kind]
+
+    def cost_badges(self) -> list[CostBadgeItem]:
+        return [i for i in self._highlight_items + self._drag_items
+                if isinstance(i, CostBadgeItem)]
+
+    def _valid_loc(self, loc: str) -> bool:
+        board = self.board
+        if board is None:
+            return False
+        try:
+            board.center(loc)
+        except (KeyError, ValueError):
+            return False
+        return True
+
+    def _make_highlights(self, locs: Iterable[str], kind: str,
+                         costs: Mapping[str, float] | None = None) -> list[QGraphicsItem]:
+        out: list[QGraphicsItem] = []
+        for loc in dict.fromkeys(locs):  # once each, in order
+            if not self._valid_loc(loc):
+                continue
+            h = HighlightItem(self.map_scene, loc, kind)
+            self.map_scene.addItem(h)
+            out.append(h)
+            if costs and loc in costs:
+                b = CostBadgeItem(self.map_scene, loc, _format_cost(costs[loc]))
+                self.map_scene.addItem(b)
+                out.append(b)
+        return out
+
+    def _refresh_highlights(self) -> None:
+        for it in self._highlight_items:
+            self.map_scene.removeItem(it)
+        self._highlight_items = []
+        if self.board is None:
+            return
+        for kind, locs in self._highlight_sets.items():
+            self._highlight_items += self._make_highlights(locs, kind)
+        dragging = self._drag is not None and self._drag.active
+        if self._selected is not None and not dragging:
+            self._highlight_items += self._make_highlights(
+                self._legal.get(self._selected, ()), "legal", self._costs.get(self._selected))
+
+    def _legal_for(self, piece_ids: list[str]) -> tuple[list[str], dict[str, float]]:
+        """Destinations every dragged piece may reach; the cost shown is the highest."""
+        dests: list[str] | None = None
+        costs: dict[str, float] = {}
+        for pid in piece_ids:
+            mine = self._legal.get(pid, ())
+            dests = list(mine) if dests is None else [d for d in dests if d in mine]
+            for loc, c in self._costs.get(pid, {}).items():
+                costs[loc] = max(costs.get(loc, c), c)
+        return dests or [], costs
+
+    # -- zoom ------------------------------------------------------------------------------
+
+    def zoom_percent(self) -> float:
+        return self._percent
+
+    def base_scale(self) -> float:
+        """Screen pixels per map unit at 100 %."""
+        return self._base
+
+    def set_zoom(self, percent: float, anchor_view_point: QPointF | QPoint | None = None) -> None:
+        """Zoom to `percent` (clamped to 10-800), keeping the map point under
+        `anchor_view_point` (viewport coordinates; default the centre) where it is."""
+        percent = max(MIN_ZOOM, min(MAX_ZOOM, float(percent)))
+        self._fitted = False
+        vp = self.viewport().rect()
+        anchor = QPointF(anchor_view_point) if anchor_view_point is not None else (
+            QPointF(vp.width() / 2, vp.height() / 2))
+        inv, _ok = self.viewportTransform().inverted()
+        scene_pt = inv.map(anchor)
+        k = self._base * percent / 100.0
+        self.setTransform(QTransform.fromScale(k, k))
+        # Scroll so the anchor's scene point comes back under it (scroll bars are integers,
+        # so this is exact to half a pixel where the map is larger than the view).
+        moved = self.viewportTransform().map(scene_pt) - anchor
+        hb, vb = self.horizontalScrollBar(), self.verticalScrollBar()
+        hb.setValue(hb.value() + round(moved.x()))
+        vb.setValue(vb.value() + round(moved.y()))
+        changed = abs(percent - self._percent) > 1e-9
+        self._percent = percent
+        if changed:
+            self.zoomChanged.emit(percent)
+        self.viewChanged.emit()
+
+    def zoom_in(self) -> None:
+        """The next preset above the current zoom (800 % stays)."""
+        up = [p for p in ZOOM_PRESETS if p > self._percent + 1e-6]
+        self.set_zoom(up[0] if up else MAX_ZOOM)
+
+    def zoom_out(self) -> None:
+        """The next preset below the current zoom; below 25 % it goes to the 10 % minimum."""
+        down = [p for p in ZOOM_PRESETS if p < self._percent - 1e-6]
+        self.set_zoom(down[-1] if down else MIN_ZOOM)
+
+    def fit(self) -> None:
+        """Zoom and centre so the whole map (boxes included) is visible."""
+        if self.board is None:
+            return
+        r = self.map_scene.map_rect
+        vp = self.viewport().rect()
+        if r.width() <= 0 or r.height() <= 0 or vp.width() <= 2 or vp.height() <= 2:
+            return
+        k = min((vp.width() - 8) / r.width(), (vp.height() - 8) / r.height())
+        self.set_zoom(k / self._base * 100.0)
+        self.centerOn(r.center())
+        # Stay fitted while the window or its docks change size, until the user zooms.
+        self._fitted = True
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt override
+        super().resizeEvent(event)
+        if self._fitted:
+            self.fit()
+
+    def center_on_location(self, loc: str) -> None:
+        if self.board is not None:
+            x, y = self.board.center(loc)
+            self.centerOn(QPointF(x, y))
+
+    def visible_scene_rect(self) -> QRectF:
+        inv, _ok = self.viewportTransform().inverted()
+        return inv.mapRect(QRectF(self.viewport().rect()))
+
+    def scene_point(self, view_point: QPointF | QPoint) -> QPointF:
+        """The exact (non-rounded) scene point under a viewport point."""
+        inv, _ok = self.viewportTransform().inverted()
+        return inv.map(QPointF(view_point))
+
+    # -- events ----------------------------------------------------------------------------
+
+    def wheelEvent(self, event: QWheelEvent) -> None:
+        delta = event.angleDelta().y() or event.angleDelta().x()
+        if delta == 0:
+            event.ignore()
+            return
+        self.set_zoom(self._percent * WHEEL_STEP ** (delta / 120.0), event.position())
+        event.accept()
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        key = event.key()
+        hb, vb = self.horizontalScrollBar(), self.verticalScrollBar()
+        step_x, step_y = self.viewport().width() // 8, self.viewport().height() // 8
+        if key in (Qt.Key.Key_Plus, Qt.Key.Key_Equal):
+            self.zoom_in()
+        elif key in (Qt.Key.Key_Minus, Qt.Key.Key_Underscore):
+            self.zoom_out()
+        elif key == Qt.Key.Key_0:
+            self.set_zoom(100)
+        elif key == Qt.Key.Key_Home:
+            self.fit()
+        elif key == Qt.Key.Key_Left:
+            hb.setValue(hb.value() - step_x)
+        elif key == Qt.Key.Key_Right:
+            hb.setValue(hb.value() + step_x)
+        elif key == Qt.Key.Key_Up:
+            vb.setValue(vb.value() - step_y)
+        elif key == Qt.Key.Key_Down:
+            vb.setValue(vb.value() + step_y)
+        elif key == Qt.Key.Key_Escape and self._drag is not None:
+            self._cancel_drag()
+        else:
+            super().keyPressEvent(event)
+            return
+        event.accept()
+
+    def _stack_item_at(self, view_pos: QPointF) -> PieceItem | None:
+        for it in self.items(view_pos.toPoint()):
+            if isinstance(it, PieceItem):
+                return it
+        return None
+
+    def mousePressEvent(self, event: QMouseEvent) -> None:
+        self._press_empty = None
+        if event.button() == Qt.MouseButton.LeftButton and self.board is not None:
+            item = self._stack_item_at(event.position())
+            if item is not None:
+                loc = item.piece.location
+                stack = self.map_scene.stack_at(loc)
+                whole = bool(event.modifiers() & Qt.KeyboardModifier.ShiftModifier)
+                top = stack[-1] if stack else item.piece_id
+                chosen = self._selected if self._selected in stack else top
+                if self.map_scene.box_of(loc) is not None:
+                    chosen = top = item.piece_id  # pieces in a box lie side by side
+                ids = stack if whole else [chosen]
+                top_item = self.map_scene.piece_items[chosen if not whole else top]
+                grab = self.scene_point(event.position()) - top_item.pos()
+                self._drag = _Drag(loc, event.position(), ids, whole, grab)
+                event.accept()
+                return
+            self._press_empty = event.position()
+        super().mousePressEvent(event)
+
+    def mouseMoveEvent(self, event: QMouseEvent) -> None:
+        drag = self._drag
+        if drag is not None:
+            if not drag.active:
+                dist = (event.position() - drag.press_view).manhattanLength()
+                if dist >= QApplication.startDragDistance():
+                    self._start_drag(drag)
+            if drag.active:
+                self._move_drag(drag, event.position())
+            event.accept()
+            return
+        super().mouseMoveEvent(event)
+        self._update_hover(event.position())
+
+    def mouseReleaseEvent(self, event: QMouseEvent) -> None:
+        drag = self._drag
+        if drag is not None and event.button() == Qt.MouseButton.LeftButton:
+            self._drag = None
+            if drag.active:
+                self._end_drag_visuals(drag)
+                loc = self._location_at_view(event.position())
+                if loc is not None and loc != drag.origin:
+                    if drag.whole_stack:
+                        self.stackDropped.emit(drag.origin, loc)
+                    else:
+                        self.pieceDropped.emit(drag.piece_ids[0], loc)
+            else:
+                self._click_stack(drag)
+            event.accept()
+            return
+        press = self._press_empty
+        self._press_empty = None
+        super().mouseReleaseEvent(event)
+        if press is not None and event.button() == Qt.MouseButton.LeftButton:
+            if (event.position() - press).manhattanLength() < QApplication.startDragDistance():
+                loc = self._location_at_view(event.position())
+                if loc is not None:
+                    self.locationClicked.emit(loc)
+
+    def leaveEvent(self, event: Any) -> None:
+        if self._hover is not None:
+            self._hover = None
+            self.hoverChanged.emit("")
+        super().leaveEvent(event)
+
+    def _click_stack(self, drag: _Drag) -> None:
+        top = drag.piece_ids[-1]
+        if top != self._selected:
+            self.select_piece(top)
+            self.pieceSelected.emit(top)
+        self.locationClicked.emit(drag.origin)
+        self.stackClicked.emit(drag.origin)
+
+    def _location_at_view(self, pos: QPointF) -> str | None:
+        board = self.board
+        if board is None:
+            return None
+        p = self.scene_point(pos)
+        return board.location_at(p.x(), p.y())
+
+    def _update_hover(self, pos: QPointF) -> None:
+        loc = self._location_at_view(pos)
+        if loc == self._hover:
+            return
+        self._hover = loc
+        self.hoverChanged.emit(self.describe(loc))
+
+    def describe(self, loc: str | None) -> str:
+        """The hover text of a location: the map's describe(), a box's name, or ""."""
+        board = self.board
+        if board is None or loc is None:
+            return ""
+        if loc.startswith(BOX_PREFIX):
+            for b in board.boxes:
+                if BOX_PREFIX + b.id == loc:
+                    return b.name
+        try:
+            return board.describe(loc)
+        except KeyError:
+            return ""
+
+    # -- dragging ----------------------------------------------------------------------------
+
+    def _start_drag(self, drag: _Drag) -> None:
+        drag.active = True
+        for it in self._highlight_items:  # the selection's legal moves give way to the drag's
+            if isinstance(it, HighlightItem | CostBadgeItem) and it.loc in self._legal.get(
+                    self._selected or "", ()):
+                it.setVisible(False)
+        dests, costs = self._legal_for(drag.piece_ids)
+        self._drag_items = self._make_highlights(dests, "legal", costs)
+        for i, pid in enumerate(drag.piece_ids):
+            self.map_scene.piece_items[pid].setZValue(Z_DRAG + i * 0.01)
+        self.viewport().setCursor(Qt.CursorShape.ClosedHandCursor)
+
+    def _move_drag(self, drag: _Drag, view_pos: QPointF) -> None:
+        scene = self.map_scene
+        p = self.scene_point(view_pos) - drag.grab
+        d = STACK_STEP * scene.counter
+        n = len(drag.piece_ids)
+        for i, pid in enumerate(drag.piece_ids):
+            k = n - 1 - i
+            scene.piece_items[pid].setPos(p.x() - k * d, p.y() + k * d)
+        loc = self._location_at_view(view_pos)
+        if self._drop_item is not None and (loc is None or self._drop_item.loc != loc):
+            scene.removeItem(self._drop_item)
+            self._drop_item = None
+        if loc is not None and self._drop_item is None and loc != drag.origin:
+            self._drop_item = HighlightItem(scene, loc, "drop")
+            scene.addItem(self._drop_item)
+        if loc != self._hover:
+            self._hover = loc
+            self.hoverChanged.emit(self.describe(loc))
+
+    def _end_drag_visuals(self, drag: _Drag | None = None) -> None:
+        for it in self._drag_items:
+            self.map_scene.removeItem(it)
+        self._drag_items = []
+        if self._drop_item is not None:
+            self.map_scene.removeItem(self._drop_item)
+            self._drop_item = None
+        for it in self._highlight_items:
+            it.setVisible(True)
+        # Counters go home; `set_pieces` moves them if the engine accepts the move.
+        for loc in ({drag.origin} if drag is not None else set(self.map_scene.stacks)):
+            self.map_scene.layout_stack(loc)
+        self.viewport().setCursor(Qt.CursorShape.OpenHandCursor)
+
+    def _cancel_drag(self) -> None:
+        drag = self._drag
+        self._drag = None
+        if drag is not None and drag.active:
+            self._end_drag_visuals(drag)
+
+    def dragging(self) -> bool:
+        return self._drag is not None and self._drag.active
+
