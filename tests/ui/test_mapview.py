@@ -423,10 +423,12 @@ def test_stack_inspector_lists_pieces(qtbot: QtBot) -> None:
     insp = StackInspector()
     qtbot.addWidget(insp)
     pieces = [piece("a", "0505", name="3rd"), piece("b", "0505", "red", "arm", step=2)]
-    insp.set_stack("0505", pieces, DEFN)
+    # The step reads in the game's words (its piece notes), not as "step: 2" (issue 16).
+    insp.set_stack("0505", pieces, DEFN, notes={"b": ("Reduced (second step)",)})
     assert insp.piece_ids() == ["b", "a"]  # top of the stack first
     texts = [insp.list.item(i).text() for i in range(insp.list.count())]
-    assert "Armour" in texts[0] and "6-3-6" in texts[0] and "step: 2" in texts[0]
+    assert "Armour" in texts[0] and "6-3-6" in texts[0]
+    assert "Reduced (second step)" in texts[0] and "step: 2" not in texts[0]
     assert texts[1].startswith("3rd") and "Blue Infantry" in texts[1]
     assert not insp.list.item(0).icon().isNull()
     assert "0505" in insp.title.text()

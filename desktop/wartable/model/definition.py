@@ -84,6 +84,20 @@ class OptionDef:
     description: str = ""
 
 
+NOTE_KINDS = ("flag", "value", "piece", "place")
+
+
+@dataclass(frozen=True, slots=True)
+class PieceNote:
+    """How players read one piece attribute (the Stack dock, tooltips): a piece's other
+    attributes are bookkeeping and stay hidden. `text` may hold {value}, {piece} (the named
+    piece, for an attribute holding a piece id) or {place} (the named location)."""
+
+    attr: str
+    kind: str  # NOTE_KINDS: flag (shown when true), value, piece, place
+    text: str
+
+
 @dataclass(frozen=True, slots=True)
 class GameDefinition:
     id: str
@@ -98,6 +112,7 @@ class GameDefinition:
     tables: FrozenMap[str, Any] = field(default_factory=FrozenMap)  # raw tables, parsed by games
     enforcement: str = "enforced"  # or "assisted" (DESIGN.md, the games table)
     players: PlayerSetup | None = None  # commands and player-count splits (model/seats.py)
+    piece_notes: tuple[PieceNote, ...] = ()  # the piece attributes players read
 
     def side(self, side_id: str) -> Side:
         for s in self.sides:
@@ -139,6 +154,7 @@ class GameDefinition:
             for o in r.opt_items("options")
         )
         enforcement = g.opt_choice("enforcement", ("enforced", "assisted"), "enforced")
+        notes = tuple(_note(n) for n in r.opt_items("piece_notes"))
         sequence = Sequence.from_dict(r.table("sequence"), side_ids, source,
                                       {s.id: s.name for s in sides})
         players = parse_players(r.opt_sub("players"), side_ids,
@@ -156,7 +172,21 @@ class GameDefinition:
             tables=freeze(r.opt_table("tables")),
             enforcement=enforcement,
             players=players,
+            piece_notes=notes,
         )
+
+
+def _note(r: Reader) -> PieceNote:
+    kind = r.choice("kind", NOTE_KINDS)
+    text = r.text("text")
+    field_name = {"value": "value", "piece": "piece", "place": "place"}.get(kind)
+    try:
+        text.format(value="", piece="", place="")
+    except (KeyError, IndexError, ValueError) as e:
+        raise r.fail("text", f"may hold only {{value}}, {{piece}} or {{place}}: {e}") from e
+    if field_name and "{" + field_name + "}" not in text:
+        raise r.fail("text", f"a {kind} note names its {field_name} with {{{field_name}}}")
+    return PieceNote(r.text("attr"), kind, text)
 
 
 def _colour(r: Reader, key: str, default: str | None = None) -> str:

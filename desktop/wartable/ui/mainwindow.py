@@ -36,6 +36,7 @@ from wartable.engine.actions import (
     Prompt,
 )
 from wartable.engine.loop import deciding_side
+from wartable.engine.notes import piece_notes
 from wartable.games import registry
 from wartable.maps.model import BoardMap, HexMap
 from wartable.model.state import Piece
@@ -381,7 +382,10 @@ class MainWindow(QMainWindow):
         assert self.snapshot is not None
         pieces = [p for p in self._visible_pieces() if p.location == location]
         self.inspector.set_top_sides(top_sides(self.snapshot, self._viewer_sides(self.snapshot)))
-        self.inspector.set_stack(location, pieces, self.snapshot.session.game.definition)
+        game, state = self.snapshot.session.game, self.snapshot.session.state
+        notes = {p.id: piece_notes(game, state, p) for p in pieces}
+        self.inspector.set_stack(location, pieces, game.definition, notes=notes,
+                                 place=game.rules.place_name(game, location))
 
     def put_on_top(self, piece_id: str) -> None:
         """Stack inspector: the owner shows this unit on top of its stack [7.3]."""

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from PySide6.QtCore import QSize, Qt, Signal
 from PySide6.QtGui import (
@@ -66,8 +66,11 @@ class StackInspector(QWidget):
         self.palette_name: Palette = "standard"
 
     def set_stack(self, location: str, pieces: Sequence[Piece],
-                  definition: CounterDefinition, title: str | None = None) -> None:
-        """Show `pieces` (bottom of the stack first, as on the map) at `location`."""
+                  definition: CounterDefinition, title: str | None = None,
+                  notes: Mapping[str, tuple[str, ...]] | None = None,
+                  place: str = "") -> None:
+        """Show `pieces` (bottom of the stack first, as on the map) at `location` (named
+        `place` for the player); `notes`: per piece, the lines its game lets players read."""
         self.location = location
         sides = {s.id: s for s in definition.sides}
         self.list.blockSignals(True)
@@ -75,7 +78,7 @@ class StackInspector(QWidget):
         self._ids = []
         self._sides = {p.id: p.side for p in pieces}
         n = len(pieces)
-        self.title.setText(title or (f"{location}: {n} piece{'s' if n != 1 else ''}"
+        self.title.setText(title or (f"{place or location}: {n} piece{'s' if n != 1 else ''}"
                                      if location else "No stack selected"))
         dpr = self.devicePixelRatioF()
         for p in reversed(pieces):
@@ -85,10 +88,10 @@ class StackInspector(QWidget):
                                     self.palette_name)
             name = str(p.attrs.get("name") or ut.name)
             factors = factor_text(ut, p.attrs)
-            extra = ", ".join(f"{k}: {v}" for k, v in sorted(p.attrs.items()) if k != "name")
-            lines = [name, f"{side.name} {ut.name}" + (f"  {factors}" if factors else "")]
-            if extra:
-                lines.append(extra)
+            # What the game's data says players read of it (engine/notes.py): no raw
+            # bookkeeping attributes (issue 16).
+            lines = [name, f"{side.name} {ut.name}" + (f"  {factors}" if factors else ""),
+                     *(notes or {}).get(p.id, ())]
             it = QListWidgetItem(QIcon(pm), "\n".join(lines))
             it.setData(Qt.ItemDataRole.UserRole, p.id)
             it.setToolTip(f"{p.id} ({p.type})")
