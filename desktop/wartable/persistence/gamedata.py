@@ -174,3 +174,12 @@ def forget(game_id: str) -> None:
     """Drop a loaded game so the next load_game reads its data and maps again."""
     _cache.pop(game_id, None)
     _definitions.pop(game_id, None)
+
+
+HOW_TO_PLAY = "howto.md"  # beside a game's TOML files: a short page for Help → How to Play
+
+
+def how_to_play(game_id: str) -> str:
+    """The game's how-to-play page (Markdown), or "" when its data has none."""
+    f = resources.files(registry.get(game_id).data_package) / HOW_TO_PLAY
+    return f.read_text(encoding="utf-8") if f.is_file() else ""

@@ -12,6 +12,7 @@ from pathlib import Path
 from PySide6.QtCore import QByteArray, Qt, QTimer
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (
+    QDialog,
     QDockWidget,
     QFileDialog,
     QLabel,
@@ -41,8 +42,10 @@ from wartable.games import registry
 from wartable.maps.model import BoardMap, HexMap
 from wartable.model.state import Piece
 from wartable.model.values import freeze
+from wartable.persistence import gamedata
 from wartable.persistence import settings as settings_mod
 from wartable.persistence.locations import saves_dir
+from wartable.ui import helpdialogs
 from wartable.ui.botplayer import BotPlayer
 from wartable.ui.curtain import Curtain
 from wartable.ui.dicedisplay import DiceDisplay
@@ -269,6 +272,10 @@ class MainWindow(QMainWindow):
         self._act(m, "Rule &Tables (provisional values)…", self.rule_tables, None,
                   "actRuleTables")
         m = mb.addMenu("&Help")
+        self._act(m, "How to &Play…", self.how_to_play, QKeySequence.StandardKey.HelpContents,
+                  "actHowToPlay")
+        self._act(m, "&Keyboard and Mouse…", self.show_shortcuts, None, "actShortcuts")
+        m.addSeparator()
         self._act(m, "&About Wartable", self.about, None, "actAbout")
 
     def rule_tables(self) -> None:
@@ -895,6 +902,27 @@ class MainWindow(QMainWindow):
             return False
         self.open_path(autosave_path)
         return True
+
+    def how_to_play(self) -> QDialog:
+        """Help → How to Play: the open game's page (else the game chosen on the start
+        screen), from its data."""
+        gid = (self.snapshot.session.game.definition.id if self.snapshot is not None
+               else self.start.selected_game() or registry.DEFAULT_GAME)
+        module = registry.get(gid)
+        text = gamedata.how_to_play(gid) or (
+            f"# {module.title}\n\nThis game has no how-to-play page yet: the side panel "
+            "walks each step, with its rule number and the buttons for it.")
+        dlg = helpdialogs.page(self, f"How to play — {module.title}", text, "howToPlay")
+        dlg.show()
+        return dlg
+
+    def show_shortcuts(self) -> QDialog:
+        """Help → Keyboard and Mouse: every menu shortcut, read from the menus themselves."""
+        menus = [a.menu() for a in self.menuBar().actions() if a.menu() is not None]
+        dlg = helpdialogs.page(self, "Keyboard and mouse",
+                               helpdialogs.shortcuts_markdown(menus), "shortcuts")  # type: ignore[arg-type]
+        dlg.show()
+        return dlg
 
     def about(self) -> None:
         QMessageBox.about(

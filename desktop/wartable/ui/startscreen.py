@@ -149,6 +149,11 @@ class StartScreen(QWidget):
         self.notice.setText(text)
         self.notice.setVisible(bool(text))
 
+    def selected_game(self) -> str:
+        """The id of the game chosen in the list, or ""."""
+        it = self.games.currentItem()
+        return str(it.data(Qt.ItemDataRole.UserRole)) if it is not None else ""
+
     def _game_changed(self) -> None:
         self.scenario.clear()
         it = self.games.currentItem()

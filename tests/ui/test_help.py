@@ -1,0 +1,46 @@
+"""Help: the keyboard and mouse page read from the window's menus, and each game's
+how-to-play page from its data (issue 16)."""
+
+from __future__ import annotations
+
+from pytestqt.qtbot import QtBot
+
+from uihelpers import open_game, open_window
+
+
+def test_keyboard_page_lists_every_menu_shortcut(qtbot: QtBot) -> None:
+    win = open_window(qtbot)
+    dlg = win.show_shortcuts()
+    from PySide6.QtWidgets import QTextBrowser
+
+    text = dlg.findChild(QTextBrowser, "helpText")
+    assert text is not None
+    page = text.toPlainText()
+    assert "Ctrl+Z" in page and "Undo" in page
+    assert "Ctrl+Return" in page and "End Step" in page
+    assert "F10" in page and "Table Mode" in page
+    dlg.close()
+    win.close()
+
+
+def test_how_to_play_shows_the_open_games_page(qtbot: QtBot) -> None:
+    win = open_game(qtbot, "whatif1940", "standard", {"table.solitaire": True})
+    dlg = win.how_to_play()
+    assert "1940: What If?" in dlg.windowTitle()
+    from PySide6.QtWidgets import QTextBrowser
+
+    text = dlg.findChild(QTextBrowser, "helpText")
+    assert text is not None and "Prepared assault" in text.toPlainText()
+    dlg.close()
+    win.close()
+
+
+def test_a_game_without_a_page_says_so(qtbot: QtBot) -> None:
+    win = open_game(qtbot, "skirmish", "meeting")
+    dlg = win.how_to_play()
+    from PySide6.QtWidgets import QTextBrowser
+
+    text = dlg.findChild(QTextBrowser, "helpText")
+    assert text is not None and "no how-to-play page yet" in text.toPlainText()
+    dlg.close()
+    win.close()
