@@ -20,8 +20,8 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor
 from pytestqt.qtbot import QtBot
-from uihelpers import act, open_window, select_game, set_up, sit
 
+from uihelpers import act, open_window, select_game, set_up, sit
 from wartable.core.errors import IllegalAction
 from wartable.engine.actions import Action
 from wartable.engine.session import Session
@@ -121,10 +121,16 @@ def test_1_3_the_start_screen_offers_two_three_and_four_players(win: MainWindow)
     assert len(s.split_editor.seat_edits) == 2
     assert s.split_editor.form.itemAt(1, s.split_editor.form.ItemRole.LabelRole) \
         .widget().text() == "German west commander + German east commander"
-    # A&A has no splits: one name and one colour per power, as before.
+    # A&A offers its splits by name (Setup: Germany also plays Italy with fewer than six
+    # players; the U.S. player plays China); two players type two names, not seven
+    # (issue 16). "One name per power" is still the last entry.
     select_game(s, "aa_anniversary")
-    assert not s.split_editor.isVisible()
-    assert set(s.colour_buttons) == set(s.player_edits) and len(s.player_edits) >= 5
+    assert s.split_editor.isVisible()
+    assert [combo.itemData(i) for i in range(combo.count())] == [2, 3, 4, 5, 6, 0]
+    s.split_editor.set_split(2)
+    assert len(s.split_editor.seat_edits) == 2
+    assert s.split_editor.form.itemAt(1, s.split_editor.form.ItemRole.LabelRole) \
+        .widget().text() == "Germany + Italy + Japan"
 
 
 def test_1_3_a_four_player_split_goes_into_the_table_options(

@@ -54,7 +54,21 @@ def test_1_3_the_allied_sides_are_one_command_each() -> None:
 
 
 def test_games_without_commands_have_no_players_table() -> None:
-    assert load_game("aa_anniversary").definition.players is None
+    assert load_game("skirmish").definition.players is None
+
+
+def test_setup_a_and_a_splits_keep_italy_with_germany_and_china_with_the_usa() -> None:
+    # A&A now declares its splits (issue 16): a command per power, and below six players
+    # Germany's player also plays Italy; the U.S. player always plays China (Setup).
+    ps = load_game("aa_anniversary").definition.players
+    assert ps is not None
+    assert {c.id: c.side for c in ps.commands} == {s: s for s in (
+        "germany", "ussr", "japan", "uk", "italy", "china", "usa")}
+    for split in ps.splits:
+        seat_of = {c: i for i, seat in enumerate(split.seats) for c in seat}
+        assert seat_of["china"] == seat_of["usa"]
+        if split.players < 6:
+            assert seat_of["italy"] == seat_of["germany"]
 
 
 def _data(**change: Any) -> dict[str, Any]:
