@@ -64,6 +64,9 @@ class Placement:
     attrs: FrozenMap[str, Any] = field(default_factory=FrozenMap)
 
 
+NO_TURN_LIMIT = 99  # a scenario's last_turn from here on means "play until a side wins"
+
+
 @dataclass(frozen=True, slots=True)
 class Scenario:
     id: str
@@ -73,6 +76,20 @@ class Scenario:
     last_turn: int
     setup: tuple[Placement, ...]
     vars: FrozenMap[str, Any] = field(default_factory=FrozenMap)
+
+    @property
+    def turn_limit(self) -> int | None:
+        """The last turn, or None for a game with no turn limit (A&A: `last_turn = 99`,
+        played until a side wins)."""
+        return None if self.last_turn >= NO_TURN_LIMIT else self.last_turn
+
+    def turns_text(self, turn: int | None = None) -> str:
+        """"Turn 3 of 11", "Turn 3" (no limit), "Turns 1–11" (without `turn`)."""
+        if turn is not None:
+            return f"Turn {turn}" + (f" of {self.turn_limit}" if self.turn_limit else "")
+        if self.turn_limit is None:
+            return f"From turn {self.first_turn}, no turn limit"
+        return f"Turns {self.first_turn}–{self.turn_limit}"
 
 
 @dataclass(frozen=True, slots=True)

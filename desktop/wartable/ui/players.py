@@ -156,16 +156,18 @@ class ColourButton(QPushButton):
 
     def __init__(self, colour: str, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setToolTip("The seat's colour: the curtain, the side panel and the log mark "
-                        "this player with it (counters keep their side's colour)")
-        self.setFixedWidth(64)
+        self.setFixedWidth(48)
         self.clicked.connect(self._choose)
         self.set_colour(colour)
 
     def set_colour(self, colour: str) -> None:
         self.colour = QColor(colour).name()
-        self.setText(self.colour)
-        self.setStyleSheet(f"background: {self.colour}; color: {text_on(self.colour)};")
+        self.setText("")  # a swatch, not a hex code (issue 16); the code is in the tooltip
+        self.setAccessibleName(f"Seat colour {self.colour}")
+        self.setToolTip(f"{self.colour}: the seat's colour: the curtain, the side panel and "
+                        "the log mark this player with it (counters keep their side's colour)")
+        self.setStyleSheet(f"background: {self.colour}; border: 1px solid #555;"
+                           "border-radius: 3px;")
         self.changed.emit(self.colour)
 
     def _choose(self) -> None:

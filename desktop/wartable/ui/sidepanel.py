@@ -164,7 +164,7 @@ class SidePanel(QWidget):
         d = game.definition
         self.title.setText(d.title)
         sc = d.scenarios[st.scenario]
-        self.turn.setText(f"{sc.name} — Turn {st.turn} of {sc.last_turn}")
+        self.turn.setText(f"{sc.name} — {sc.turns_text(st.turn)}")
         self._fill_tree(session)
         self.seat_label.hide()  # set_seat shows it again for the deciding player
         if prompt.finished:

@@ -259,7 +259,7 @@ class StartScreen(QWidget):
             return
         d = game_definition(it.data(Qt.ItemDataRole.UserRole))
         sc = d.scenarios[sid]
-        self.description.setText(f"{sc.description}\nTurns {sc.first_turn}–{sc.last_turn}.")
+        self.description.setText(f"{sc.description}\n{sc.turns_text()}.")
 
     def _start(self) -> None:
         it = self.games.currentItem()
