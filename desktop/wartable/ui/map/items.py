@@ -143,8 +143,8 @@ class PieceItem(QGraphicsItem):
             lod = world.m11()
             key = (lod, dpr, scene.counter_palette)
             if key != self._blit_key:
-                self._blit = self._make_blit(lod, dpr)
                 self._blit_key = key
+                self._blit = self._make_blit(lod, dpr)
             if self._blit is not None:
                 # On screen: one unscaled blit of the counter and its shadow at this size.
                 r = world.mapRect(rect)
@@ -170,15 +170,26 @@ class PieceItem(QGraphicsItem):
         self._marks(painter, lod)
 
     def _make_blit(self, lod: float, dpr: float) -> QPixmap | None:
-        """The counter as drawn at this scale, or None where it is only a coloured square."""
+        """The counter as drawn at this scale, or None where it is only a coloured square.
+        A size not drawn yet is stood in for by the nearest size drawn, scaled, and drawn
+        properly a moment later (`MapScene.draw_counters_later`): zooming never waits for
+        counter art."""
         scene = self.map_scene
         px = self._s * lod * dpr
         if px < 7:
             return None
-        side, utype = scene.side_of(self.piece), scene.type_of(self.piece)
-        pm = scene.counter_cache.pixmap(utype, side, self.piece.attrs, px, dpr,
-                                          scene.counter_palette)
-        return counter_blit(scene.counter_blits, pm, round(px), dpr)
+        side, utype, attrs = scene.side_of(self.piece), scene.type_of(self.piece), self.piece.attrs
+        cache, palette = scene.counter_cache, scene.counter_palette
+        pm = cache.cached(utype, side, attrs, px, dpr, palette)
+        if pm is None:
+            pm = cache.nearest(utype, side, attrs, px, dpr, palette)
+            if pm is None:  # never drawn at any size: draw it now
+                pm = cache.pixmap(utype, side, attrs, px, dpr, palette)
+            else:
+                scene.draw_counters_later(self, px, dpr)
+                self._blit_key = None  # not the real thing: look again next paint
+                return scene.counter_blits.get(pm, round(px), dpr)
+        return scene.counter_blits.get(pm, round(px), dpr)
 
     def _marks(self, painter: QPainter, lod: float) -> None:
         """What is drawn over the counter: moved dot, selection, stack badge."""
@@ -215,32 +226,43 @@ class PieceItem(QGraphicsItem):
 
 
 SHADOW_ALPHA = 70
-BLITS_MAX = 3000  # counter blits kept (a few zoom levels of every counter face on the map)
+BLITS_MB = 16  # counter blits kept: every counter face on screen at a few zoom levels
 
 
-def counter_blit(cache: OrderedDict[tuple[int, int, float], QPixmap], pm: QPixmap, w: int,
-                 dpr: float) -> QPixmap:
-    """A counter pixmap scaled once to `w` device pixels, over its drop shadow (offset 5 % /
-    6 % of the side down-right, as the counter is lifted off the map): drawn per frame with
-    no scaling and no blending of a separate shadow."""
-    key = (pm.cacheKey(), w, dpr)
-    got = cache.get(key)
-    if got is not None:
-        cache.move_to_end(key)
-        return got
-    dx, dy = round(0.05 * w), round(0.06 * w)
-    out = QPixmap(w + dx, w + dy)
-    out.fill(Qt.GlobalColor.transparent)
-    p = QPainter(out)
-    p.fillRect(dx, dy, w, w, QColor(0, 0, 0, SHADOW_ALPHA))
-    p.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, True)
-    p.drawPixmap(QRectF(0, 0, w, w), pm, QRectF(0, 0, pm.width(), pm.height()))
-    p.end()
-    out.setDevicePixelRatio(dpr)
-    cache[key] = out
-    if len(cache) > BLITS_MAX:
-        cache.popitem(last=False)
-    return out
+class CounterBlits:
+    """Counter pixmaps scaled once to an exact device size, over their drop shadow (offset 5 %
+    / 6 % of the side down-right, as the counter is lifted off the map): drawn each frame with
+    no scaling and no separate shadow. Least recently used first, within BLITS_MB."""
+
+    def __init__(self, budget_mb: float = BLITS_MB) -> None:
+        self.budget = int(budget_mb * 1024 * 1024)
+        self.nbytes = 0
+        self._cache: OrderedDict[tuple[int, int, float], QPixmap] = OrderedDict()
+
+    def __len__(self) -> int:
+        return len(self._cache)
+
+    def get(self, pm: QPixmap, w: int, dpr: float) -> QPixmap:
+        key = (pm.cacheKey(), w, dpr)
+        got = self._cache.get(key)
+        if got is not None:
+            self._cache.move_to_end(key)
+            return got
+        dx, dy = round(0.05 * w), round(0.06 * w)
+        out = QPixmap(w + dx, w + dy)
+        out.fill(Qt.GlobalColor.transparent)
+        p = QPainter(out)
+        p.fillRect(dx, dy, w, w, QColor(0, 0, 0, SHADOW_ALPHA))
+        p.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, True)
+        p.drawPixmap(QRectF(0, 0, w, w), pm, QRectF(0, 0, pm.width(), pm.height()))
+        p.end()
+        out.setDevicePixelRatio(dpr)
+        self._cache[key] = out
+        self.nbytes += out.width() * out.height() * 4
+        while self.nbytes > self.budget and len(self._cache) > 1:
+            old = self._cache.popitem(last=False)[1]
+            self.nbytes -= old.width() * old.height() * 4
+        return out
 
 
 class HighlightItem(QGraphicsItem):

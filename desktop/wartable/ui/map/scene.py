@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import math
-from collections import OrderedDict
+import time
 from collections.abc import Sequence
 
-from PySide6.QtCore import QRectF
+from PySide6.QtCore import QRectF, QTimer
 from PySide6.QtGui import (
     QColor,
     QPainter,
-    QPixmap,
 )
 from PySide6.QtWidgets import (
     QGraphicsScene,
@@ -23,7 +22,7 @@ from wartable.model.definition import Side, UnitType
 from wartable.model.state import Piece
 from wartable.printing.counterart import Palette
 from wartable.ui.counters import CounterPixmapCache
-from wartable.ui.map.items import FALLBACK_TYPE, BoxItem, CounterDefinition, PieceItem
+from wartable.ui.map.items import FALLBACK_TYPE, BoxItem, CounterBlits, CounterDefinition, PieceItem
 from wartable.ui.map.layers import LabelLayer, StaticMap, Underlay
 from wartable.ui.map.scale import (
     STACK_SHOWN,
@@ -33,6 +32,8 @@ from wartable.ui.map.scale import (
 from wartable.ui.map.style import BACKGROUND, Z_COUNTERS
 from wartable.ui.map.text import TextCache
 from wartable.ui.map.tiles import MapTilesItem, TileCache
+
+LATER_SLICE_S = 0.008  # counter art drawn per event-loop turn while zooming
 
 
 class MapScene(QGraphicsScene):
@@ -44,7 +45,8 @@ class MapScene(QGraphicsScene):
         self.definition: CounterDefinition | None = None
         self.counter_palette: Palette = "standard"
         self.counter_cache = CounterPixmapCache()
-        self.counter_blits: OrderedDict[tuple[int, int, float], QPixmap] = OrderedDict()
+        self.counter_blits = CounterBlits()
+        self._later: dict[str, tuple[float, float]] = {}  # piece id -> counter size to draw
         self.static: StaticMap | None = None
         self.map_rect = QRectF()
         self.cell = 1.0  # a hex across (or a typical space), map units
@@ -117,6 +119,28 @@ class MapScene(QGraphicsScene):
             if isinstance(it, BoxItem):
                 it.paint(painter, QStyleOptionGraphicsItem(), None)
         painter.restore()
+
+    def draw_counters_later(self, item: PieceItem, px: float, dpr: float) -> None:
+        """Draw a counter's art at a new size after this frame (it shows a scaled stand-in
+        meanwhile); a few at a time, so input keeps flowing while a zoom goes on."""
+        if not self._later:
+            QTimer.singleShot(0, self._draw_later)
+        self._later[item.piece_id] = (px, dpr)
+
+    def _draw_later(self) -> None:
+        t = time.perf_counter()
+        while self._later:
+            pid, (px, dpr) = next(iter(self._later.items()))
+            del self._later[pid]
+            item = self.piece_items.get(pid)
+            if item is None:
+                continue
+            self.counter_cache.pixmap(self.type_of(item.piece), self.side_of(item.piece),
+                                      item.piece.attrs, px, dpr, self.counter_palette)
+            item.update()
+            if time.perf_counter() - t > LATER_SLICE_S:
+                QTimer.singleShot(0, self._draw_later)
+                return
 
     # -- definition lookups ------------------------------------------------------------------
 

@@ -14,11 +14,12 @@ the current level there stay on screen (stale) until their new image arrives; ti
 levels there are dropped. A new board drops everything (its epoch discards late results).
 
 Memory: tiles are kept most-recently-used first within `TILE_BUDGET_MB` (the tiles of the frame
-on screen and the base level are never evicted), about 15 full 1600x1000 screenfuls.
+on screen and the base level are never evicted), about 5 full 1600x1000 screenfuls.
 
 PySide6 keeps the GIL while a Qt call runs (measured: a 2 s QPainter call in a worker stalls
 the GUI thread's Python for 2 s), so the workers give concurrency, not parallelism: tiles are
-small and drawn chunk by chunk, so the GUI thread waits at most a few ms for its turn.
+small and drawn layer by layer, and the workers start no tile for QUIET_S after each zoom or
+scroll step (`hold_workers`), so frames during a zoom or a pan do not wait behind them.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ import heapq
 import math
 import sys
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -49,12 +51,13 @@ from wartable.ui.map.text import TextCache
 
 TILE_PX = 256  # a tile's side in device pixels
 TILE_BYTES = TILE_PX * TILE_PX * 4
-TILE_BUDGET_MB = 96
+TILE_BUDGET_MB = 48
 BASE_LEVEL_PX = 2048  # the base level draws the whole map this many device pixels across
 WORKERS = 2
 # Workers hold the GIL through each Qt call; a short switch interval lets the GUI thread in
 # between calls sooner (Python's default is 5 ms).
 SWITCH_INTERVAL_S = 0.001
+QUIET_S = 0.04  # workers pause this long after each zoom or scroll step of the view
 
 
 
@@ -84,6 +87,7 @@ class _Queue(QObject):
         self.heap: list[tuple[int, int, _Job]] = []
         self.seq = 0
         self.workers = 0
+        self.quiet_until = 0.0  # monotonic time before which workers start no tile
         self.pool = QThreadPool()
         self.pool.setMaxThreadCount(WORKERS)
         self.finished.connect(self._deliver)
@@ -98,7 +102,14 @@ class _Queue(QObject):
         if start:
             self.pool.start(_Worker(self))
 
+    def hold(self, seconds: float = QUIET_S) -> None:
+        """Keep the workers from starting a tile for a moment: the view is being zoomed or
+        panned, and its frames should not wait for the GIL behind a worker's long Qt call."""
+        self.quiet_until = time.monotonic() + seconds
+
     def take(self) -> _Job | None:
+        while (wait := self.quiet_until - time.monotonic()) > 0:
+            time.sleep(min(wait, QUIET_S))  # sleeping releases the GIL
         with self.lock:
             while self.heap:
                 job = heapq.heappop(self.heap)[2]
@@ -145,6 +156,11 @@ def _drain() -> None:
             for _, _, job in _QUEUE.heap:
                 job.cancelled = True
         _QUEUE.pool.waitForDone()
+
+
+def hold_workers() -> None:
+    """The view moved: let its next frames run before any new tile is started."""
+    _queue().hold()
 
 
 def wait_for_tiles(timeout_ms: int = 10000) -> bool:
@@ -305,14 +321,17 @@ class TileCache:
             self.scene.update(rect)
 
     def _evict(self) -> None:
+        """Least recently used first (stale ones before them), never the frame's or the
+        base level's, until the cache fits its budget."""
         if self.nbytes() <= self.budget:
             return
-        for key in list(self.tiles):
-            if self.nbytes() <= self.budget:
-                break
-            if key in self.frame_keys or (key.level, key.dpr) in self.pinned:
-                continue
-            del self.tiles[key]
+        for store in (self.stale, self.tiles):
+            for key in list(store):
+                if self.nbytes() <= self.budget:
+                    return
+                if key in self.frame_keys or (key.level, key.dpr) in self.pinned:
+                    continue
+                del store[key]
 
     def base_level(self, dpr: float) -> float:
         static = self.static
@@ -370,6 +389,14 @@ class TileCache:
         static = self.static
         assert static is not None
         world = painter.worldTransform()
+        k_dev, ox, oy = world.m11() * dpr, round(world.dx() * dpr), round(world.dy() * dpr)
+
+        def snap(r: QRectF) -> QRectF:
+            """A scene rectangle on screen, its edges rounded to device pixels (logical)."""
+            x0, x1 = round(r.left() * k_dev) + ox, round(r.right() * k_dev) + ox
+            y0, y1 = round(r.top() * k_dev) + oy, round(r.bottom() * k_dev) + oy
+            return QRectF(x0 / dpr, y0 / dpr, (x1 - x0) / dpr, (y1 - y0) / dpr)
+
         others = sorted(self.levels(dpr) - {level}, key=lambda lv: abs(math.log(lv / level)))
         unresolved = QRectF()
         for key in missing:
@@ -380,12 +407,13 @@ class TileCache:
                 if all(img is not None for img in imgs):
                     painter.save()
                     painter.setWorldTransform(QTransform())
-                    painter.setClipRect(world.mapRect(area))
+                    painter.setClipRect(snap(area))
                     painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, True)
+                    # Edges on whole device pixels, shared by neighbours: no seams.
+                    painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
                     for k, img in zip(subs, imgs, strict=True):
                         assert img is not None
-                        painter.drawImage(world.mapRect(k.rect()), img,
-                                          QRectF(0, 0, TILE_PX, TILE_PX))
+                        painter.drawImage(snap(k.rect()), img, QRectF(0, 0, TILE_PX, TILE_PX))
                     painter.restore()
                     self.fallbacks += 1
                     break
