@@ -33,6 +33,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import shiboken6
 from PySide6.QtCore import QObject, QPointF, QRectF, QRunnable, Qt, QThreadPool, Signal
@@ -174,8 +175,7 @@ def level_of(scale: float) -> float:
     return round(scale, 5 - math.floor(math.log10(scale))) if scale > 0 else 0.0
 
 
-@dataclass(frozen=True)
-class TileKey:
+class TileKey(NamedTuple):  # a tuple: hashed many times a frame
     level: float  # device pixels per map unit
     dpr: float  # device pixel ratio the tile is drawn for (labels are sized in logical px)
     i: int
@@ -233,6 +233,7 @@ class TileCache:
         self.fallbacks = 0  # tiles shown scaled from another level
         self.direct = 0  # tiles drawn from geometry in a frame (no level had them)
         self.texts = TextCache()  # the GUI thread's, for direct draws
+        self._asked: tuple[float, float, tuple[float, float, float, float]] | None = None
 
     # -- what is cached ----------------------------------------------------------------------
 
@@ -254,6 +255,7 @@ class TileCache:
     def set_static(self, static: StaticMap, changed: QRectF | None) -> None:
         """A new static map: `changed` is where it differs from the last (None: everywhere)."""
         self.static = static
+        self._asked = None
         if changed is None:
             self.epoch += 1
             self._cancel(list(self.pending))
@@ -268,6 +270,7 @@ class TileCache:
         """Redraw the tiles over `rect`: those of the frame on screen stay there until their
         new image arrives; the others are dropped."""
         self.gen += 1
+        self._asked = None
         shown = {(k.level, k.dpr) for k in self.frame_keys}
         for key in [k for k in (*self.tiles, *self.stale) if k.rect().intersects(rect)]:
             img = self.tiles.pop(key, None)
@@ -308,6 +311,7 @@ class TileCache:
         if job.cancelled or job.epoch != self.epoch:
             return
         if job.gen < self.dirty.get(key, -1):  # invalidated while it was drawn
+            self._asked = None  # the next frame asks for it again
             self._repaint(key.rect())
             return
         self.stale.pop(key, None)
@@ -363,7 +367,12 @@ class TileCache:
                                           (oy + key.j * TILE_PX) / dpr), img)
         painter.restore()
         # Drop queued tiles of levels no longer on screen; queue this frame's, nearest the
-        # centre first, then a ring around it for panning, then the base level.
+        # centre first, then a ring around it for panning, then the base level. A repaint of
+        # the same view with every tile there (counters moving, highlights) skips all that.
+        asked = (level, dpr, exposed.getRect())
+        if asked == self._asked and not missing:
+            return
+        self._asked = asked
         base = self.base_level(dpr)
         self._cancel([k for k in self.pending if k.level not in (level, base)])
         c = exposed.center()
