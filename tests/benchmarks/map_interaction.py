@@ -92,13 +92,19 @@ def main() -> int:
     vp = view.viewport()
     centre = QPoint(vp.width() // 2, vp.height() // 2)
     n = 0
-    for notches in (2, 2, 2, 2, 2, 2, 3, 3, 3):  # fit -> about 400 %
-        wheel(view, centre, notches)
-        times.append(frame())
-        n += 1
-        shot(f"{n:02d}_zoom_in_{view.zoom_percent():.0f}_during")
-        settle(view)
-        shot(f"{n:02d}_zoom_in_{view.zoom_percent():.0f}_after")
+
+    def zoom(steps: tuple[int, ...], name: str) -> None:
+        """Wheel steps at the centre; the screen right after each and once tiles came."""
+        nonlocal n
+        for notches in steps:
+            wheel(view, centre, notches)
+            times.append(frame())
+            n += 1
+            shot(f"{n:02d}_{name}_{view.zoom_percent():.0f}_during")
+            settle(view)
+            shot(f"{n:02d}_{name}_{view.zoom_percent():.0f}_after")
+
+    zoom((2, 2, 2, 2, 2, 2, 3, 3, 3), "zoom_in")  # fit -> about 400 %
     # Pan: drag the map with the left button from a spot with no counter.
     start = next(QPoint(x, y) for y in range(100, vp.height() - 100, 40)
                  for x in range(100, vp.width() - 100, 40)
@@ -113,13 +119,7 @@ def main() -> int:
     shot(f"{n:02d}_panned_during")
     settle(view)
     shot(f"{n:02d}_panned_after")
-    for notches in (-3, -3, -3, -3):
-        wheel(view, centre, notches)
-        times.append(frame())
-        n += 1
-        shot(f"{n:02d}_zoom_out_{view.zoom_percent():.0f}_during")
-        settle(view)
-    shot(f"{n:02d}_zoom_out_after")
+    zoom((-3, -3, -3, -3), "zoom_out")
     print(f"frames after input: {len(times)}, median {statistics.median(times):.1f} ms, "
           f"max {max(times):.1f} ms")
     print("each:", " ".join(f"{t:.0f}" for t in times))

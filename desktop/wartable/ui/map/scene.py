@@ -6,6 +6,7 @@ import math
 import time
 from collections.abc import Sequence
 
+import shiboken6
 from PySide6.QtCore import QRectF, QTimer
 from PySide6.QtGui import (
     QColor,
@@ -64,6 +65,7 @@ class MapScene(QGraphicsScene):
     def set_board(self, board: BoardMap, definition: CounterDefinition) -> None:
         self.clear()
         self.piece_items.clear()
+        self._later.clear()
         self.stacks.clear()
         self.board = board
         self.definition = definition
@@ -124,7 +126,7 @@ class MapScene(QGraphicsScene):
         """Draw a counter's art at a new size after this frame (it shows a scaled stand-in
         meanwhile); a few at a time, so input keeps flowing while a zoom goes on."""
         if not self._later:
-            QTimer.singleShot(0, self._draw_later)
+            QTimer.singleShot(0, self, self._draw_later)  # dropped if the scene goes
         self._later[item.piece_id] = (px, dpr)
 
     def _draw_later(self) -> None:
@@ -133,13 +135,13 @@ class MapScene(QGraphicsScene):
             pid, (px, dpr) = next(iter(self._later.items()))
             del self._later[pid]
             item = self.piece_items.get(pid)
-            if item is None:
+            if item is None or not shiboken6.isValid(item):
                 continue
             self.counter_cache.pixmap(self.type_of(item.piece), self.side_of(item.piece),
                                       item.piece.attrs, px, dpr, self.counter_palette)
             item.update()
             if time.perf_counter() - t > LATER_SLICE_S:
-                QTimer.singleShot(0, self._draw_later)
+                QTimer.singleShot(0, self, self._draw_later)
                 return
 
     # -- definition lookups ------------------------------------------------------------------
