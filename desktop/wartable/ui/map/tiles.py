@@ -369,7 +369,7 @@ class TileCache:
         # Drop queued tiles of levels no longer on screen; queue this frame's, nearest the
         # centre first, then a ring around it for panning, then the base level. A repaint of
         # the same view with every tile there (counters moving, highlights) skips all that.
-        asked = (level, dpr, exposed.getRect())
+        asked = (level, dpr, (exposed.x(), exposed.y(), exposed.width(), exposed.height()))
         if asked == self._asked and not missing:
             return
         self._asked = asked
