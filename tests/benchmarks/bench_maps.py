@@ -25,25 +25,16 @@ from bench_render import (  # noqa: E402
     bench_definition,
     bench_pieces,
     make_view,
+    map_bytes,
     render_frame,
     timed,
 )
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
-from wartable.mapbuild.sources import maps_dir  # noqa: E402
 from wartable.maps import load_map  # noqa: E402
 
 MAPS = ("whatif1940/west", "whatif1940/east", "aeto/west", "aeto/east", "eto/europe",
         "aa_anniversary/world")
-
-
-def map_bytes(map_id: str) -> bytes:
-    game, name = map_id.split("/")
-    root = maps_dir() / game  # installed map data, or the checkout's maps/
-    for fname in (f"{name}.json.gz", f"{name}.json"):
-        if (root / fname).is_file():
-            return (root / fname).read_bytes()
-    raise FileNotFoundError(map_id)
 
 
 def measure(map_id: str, frames: int = 5, pieces: int = 200) -> dict[str, float]:

@@ -1,11 +1,19 @@
-"""Map rendering benchmark: scene build and full-frame redraw times.
+"""Map rendering benchmark: scene build and full-frame redraw times (issue 20).
 
-    PYTHONPATH=desktop:tests python tests/benchmarks/bench_render.py [--frames N]
+    PYTHONPATH=desktop:tests python tests/benchmarks/bench_render.py [--frames N] [--real]
 
-A 5,000-hex synthetic map (100 x 50) with 300 counters, rendered into a 1600 x 1000 QImage
-through `QGraphicsView.render` (the whole viewport, every layer, as a real repaint does) at
-fit, 100 % and 400 %; then a synthetic 165-space area map at fit. Prints a table of medians.
-`test_bench_render.py` runs one frame of each so CI exercises this code.
+A 5,000-hex synthetic map (100 x 50) with 300 counters at fit, 100 % and 400 %, then a
+synthetic 165-space area map at fit; with --real, the built maps (whatif1940/west,
+eto/europe, aa_anniversary/world, 200 counters). Each frame is measured two ways:
+
+* *direct*: `QGraphicsView.render` into a 1600 x 1000 QImage, every layer drawn from
+  geometry (what every frame cost before the tile cache; images and prints still do this);
+* *tiled*: a full repaint of the on-screen viewport (`repaint()`), the static map blitted
+  from the tile cache (warm: after the workers drew this zoom level's tiles).
+
+Beside them, the same run's *blit*: one 1600 x 1000 image drawn into another, the floor a
+frame cannot go under. Prints a table of medians; `test_bench_render.py` runs one frame of
+each so CI exercises this code.
 """
 
 from __future__ import annotations
@@ -32,13 +40,19 @@ from shapely.geometry import MultiPoint, box  # noqa: E402
 from shapely.ops import voronoi_diagram  # noqa: E402
 
 from wartable.core.frozen import FrozenMap  # noqa: E402
+from wartable.mapbuild.sources import maps_dir  # noqa: E402
+from wartable.maps import load_map  # noqa: E402
 from wartable.maps.model import AreaMap, BoardMap, OffMapBox, Space  # noqa: E402
 from wartable.maps.synthetic import rectangular_hex_map  # noqa: E402
 from wartable.model.definition import Side, UnitType  # noqa: E402
 from wartable.model.state import Piece  # noqa: E402
+from wartable.ui.map.tiles import wait_for_tiles  # noqa: E402
 from wartable.ui.map.view import MapView  # noqa: E402
 
 VIEW_W, VIEW_H = 1600, 1000
+REAL_MAPS = ("whatif1940/west", "eto/europe", "aa_anniversary/world")
+ZOOMS: tuple[tuple[str, float | None], ...] = (("fit", None), ("100 %", 100.0),
+                                                ("400 %", 400.0))
 
 
 @dataclass(frozen=True)
@@ -133,6 +147,103 @@ def render_frame(view: MapView) -> QImage:
     return img
 
 
+def settle(view: MapView) -> None:
+    """Let the tile workers finish and their tiles arrive (the view is then warm)."""
+    for _ in range(50):
+        wait_for_tiles()
+        QApplication.processEvents()
+        if not view.map_scene.tiles.pending:
+            return
+
+
+def tiled_frame(view: MapView) -> None:
+    """One full repaint of the viewport on screen: tiles blitted, counters drawn over."""
+    view.viewport().repaint()
+
+
+def warm(view: MapView) -> None:
+    """Paint once (requests this zoom level's tiles and fills the counter pixmap cache), let
+    the tiles be drawn, paint again."""
+    tiled_frame(view)
+    settle(view)
+    tiled_frame(view)
+    render_frame(view)
+
+
+def blit_frame(src: QImage, dst: QImage) -> None:
+    """The reference: a viewport-sized image drawn into a viewport-sized image."""
+    p = QPainter(dst)
+    p.drawImage(0, 0, src)
+    p.end()
+
+
+def blit_ms(repeat: int) -> float:
+    src = QImage(VIEW_W, VIEW_H, QImage.Format.Format_RGB32)
+    src.fill(QColor("#808080"))
+    dst = QImage(VIEW_W, VIEW_H, QImage.Format.Format_ARGB32_Premultiplied)
+    return timed(lambda: blit_frame(src, dst), max(repeat, 20))[0]
+
+
+def map_bytes(map_id: str) -> bytes:
+    """A built map's file (installed map data, or the checkout's maps/)."""
+    game, name = map_id.split("/")
+    root = maps_dir() / game
+    for fname in (f"{name}.json.gz", f"{name}.json"):
+        if (root / fname).is_file():
+            return (root / fname).read_bytes()
+    raise FileNotFoundError(map_id)
+
+
+def zoom_to(view: MapView, zoom: float | None) -> None:
+    if zoom is None:
+        view.fit()
+    else:
+        view.set_zoom(zoom)
+        view.centerOn(view.map_scene.map_rect.center())
+
+
+def frame_figures(view: MapView, name: str, frames: int) -> dict[str, float]:
+    """Direct and tiled frame medians (wall ms) at fit, 100 % and 400 %, stable keys."""
+    out: dict[str, float] = {}
+    for label, zoom in ZOOMS:
+        zoom_to(view, zoom)
+        warm(view)
+        key = f"frame {name} {label.replace(' %', '%')}"
+        for kind, fn in (("direct", lambda: render_frame(view)),
+                         ("tiled", lambda: tiled_frame(view)),
+                         ("pan step", lambda: pan_step(view))):
+            wall, cpu, _ = timed(fn, frames)
+            out[f"{key} {kind} ms"] = wall
+            out[f"{key} {kind} cpu ms"] = cpu
+    return out
+
+
+def pan_step(view: MapView, px: int = 24) -> None:
+    """Scroll by `px` and let Qt paint: the view moves the pixels on screen and repaints the
+    strip that came into view (tiles there are warm: the ring around the view is drawn)."""
+    hb = view.horizontalScrollBar()
+    step = px if hb.value() + px <= hb.maximum() else -px
+    hb.setValue(hb.value() + step)
+    QApplication.processEvents()
+
+
+def real_map_figures(frames: int = 5, pieces: int = 200,
+                     maps: Sequence[str] = REAL_MAPS) -> dict[str, float]:
+    """Every real map's frames, beside the same run's full-viewport blit ("blit ms")."""
+    app = QApplication.instance() or QApplication([])
+    assert app is not None
+    defn = bench_definition()
+    out = {"blit ms": blit_ms(frames)}
+    for map_id in maps:
+        board = load_map(map_bytes(map_id), map_id)
+        view = make_view(board, bench_pieces(board, defn, pieces), defn)
+        out.update(frame_figures(view, map_id, frames))
+        view.close()
+        view.deleteLater()
+    out["blit ms (after)"] = blit_ms(frames)
+    return out
+
+
 def timed(fn: Callable[[], object], repeat: int) -> tuple[float, float, object]:
     """Median wall and CPU (this process) time in ms over `repeat` runs, and the last result.
 
@@ -179,16 +290,18 @@ def run(frames: int = 5, n_pieces: int = 300, area: bool = True) -> list[Row]:
     again = timed(lambda: view.set_pieces(pieces), 3)
     rows.append(Row(f"set_pieces again ({n_pieces})", *again[:2], "items reused by id"))
 
-    for label, setup in (("fit", view.fit), ("100 %", lambda: view.set_zoom(100)),
-                         ("400 %", lambda: view.set_zoom(400))):
-        setup()
-        view.centerOn(view.map_scene.map_rect.center())
-        render_frame(view)  # warm-up: pixmap cache at this zoom bucket
+    rows.append(Row("blit (reference)", blit_ms(frames), 0.0, f"{VIEW_W}x{VIEW_H} image"))
+    for label, zoom in ZOOMS:
+        zoom_to(view, zoom)
+        warm(view)
         wall, cpu, img = timed(lambda: render_frame(view), frames)
         assert isinstance(img, QImage)
         labels = view.map_scene.labels.drawn if view.map_scene.labels else 0
-        rows.append(Row(f"hex frame at {label} ({view.zoom_percent():.0f} %)", wall, cpu,
+        rows.append(Row(f"hex frame at {label} ({view.zoom_percent():.0f} %) direct", wall, cpu,
                         f"{VIEW_W}x{VIEW_H}, {labels} labels"))
+        wall, cpu, _ = timed(lambda: tiled_frame(view), frames)
+        rows.append(Row(f"hex frame at {label} ({view.zoom_percent():.0f} %) tiled", wall, cpu,
+                        f"{len(view.map_scene.tiles.tiles)} tiles cached"))
 
     if area:
         amap = synthetic_area_map()
@@ -197,11 +310,14 @@ def run(frames: int = 5, n_pieces: int = 300, area: bool = True) -> list[Row]:
                         "synthetic Voronoi map"))
         view.set_pieces(bench_pieces(amap, defn, n_pieces))
         view.fit()
-        render_frame(view)
+        warm(view)
         frame = timed(lambda: render_frame(view), frames)
         labels = view.map_scene.labels.drawn if view.map_scene.labels else 0
-        rows.append(Row(f"area frame at fit ({view.zoom_percent():.0f} %)", *frame[:2],
+        rows.append(Row(f"area frame at fit ({view.zoom_percent():.0f} %) direct", *frame[:2],
                         f"{VIEW_W}x{VIEW_H}, {labels} names"))
+        frame = timed(lambda: tiled_frame(view), frames)
+        rows.append(Row(f"area frame at fit ({view.zoom_percent():.0f} %) tiled", *frame[:2],
+                        "from tiles"))
     view.close()
     view.deleteLater()
     return rows
@@ -211,8 +327,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--frames", type=int, default=5, help="frames per median (default 5)")
     ap.add_argument("--pieces", type=int, default=300)
+    ap.add_argument("--real", action="store_true", help="also the built maps (slower)")
     args = ap.parse_args(argv)
     rows = run(args.frames, args.pieces)
+    if args.real:
+        figs = real_map_figures(args.frames)
+        rows += [Row(k.removesuffix(" ms"), v, figs.get(k.removesuffix(" ms") + " cpu ms", 0.0),
+                     "") for k, v in figs.items() if not k.endswith("cpu ms")]
     width = max(len(r.case) for r in rows)
     print(f"{'case':<{width}}  {'wall ms':>8}  {'cpu ms':>7}  note")
     print("-" * (width + 50))

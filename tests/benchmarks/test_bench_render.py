@@ -17,6 +17,18 @@ def test_benchmark_rows_run(qtbot: QtBot) -> None:
     assert any("fit" in c for c in cases) and any("400 %" in c for c in cases)
     assert any(c.startswith("area frame") for c in cases)
     assert all(r.ms >= 0 for r in rows)
+    # Each frame is measured drawn directly and from the tile cache, beside a blit.
+    assert "blit (reference)" in cases
+    assert sum(c.endswith(" tiled") for c in cases) == sum(c.endswith(" direct") for c in cases)
+
+
+@pytest.mark.benchmark
+def test_real_map_figures_have_stable_keys(qtbot: QtBot) -> None:
+    figs = bench.real_map_figures(frames=1, pieces=20, maps=("whatif1940/west",))
+    for zoom in ("fit", "100%", "400%"):
+        for kind in ("direct", "tiled", "pan step"):
+            assert figs[f"frame whatif1940/west {zoom} {kind} ms"] >= 0
+    assert figs["blit ms"] > 0
 
 
 @pytest.mark.benchmark

@@ -9,6 +9,7 @@ a frame only blits pixmaps.
 from __future__ import annotations
 
 import bisect
+import math
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
@@ -208,6 +209,7 @@ class CounterPixmapCache:
     def __init__(self, max_entries: int = 4000) -> None:
         self._max = max_entries
         self._pixmaps: OrderedDict[CacheKey, QPixmap] = OrderedDict()
+        self._buckets: dict[tuple[Any, ...], set[int]] = {}  # face (key sans bucket) -> buckets
         self.renders = 0  # how many pixmaps were drawn (tests and benchmarks read it)
 
     def __len__(self) -> int:
@@ -215,6 +217,7 @@ class CounterPixmapCache:
 
     def clear(self) -> None:
         self._pixmaps.clear()
+        self._buckets.clear()
 
     def pixmap(
         self,
@@ -239,6 +242,26 @@ class CounterPixmapCache:
         pm = render_counter_qt(prims, bucket, 1.0)
         self.renders += 1
         self._pixmaps[key] = pm
+        face = key[:4] + key[5:]
+        self._buckets.setdefault(face, set()).add(bucket)
         if len(self._pixmaps) > self._max:
-            self._pixmaps.popitem(last=False)
+            old = self._pixmaps.popitem(last=False)[0]
+            self._buckets.get(old[:4] + old[5:], set()).discard(old[4])
         return pm
+
+    def cached(self, unit_type: UnitType, side: Side, attrs: Mapping[str, Any], px: float,
+               dpr: float = 1.0, palette: Palette = "standard") -> QPixmap | None:
+        """The pixmap `pixmap` would return if it is already drawn, else None (no drawing)."""
+        key: CacheKey = (unit_type.id, side.id, palette, visual_key(attrs), bucket_for(px), dpr)
+        return self._pixmaps.get(key)
+
+    def nearest(self, unit_type: UnitType, side: Side, attrs: Mapping[str, Any], px: float,
+                dpr: float = 1.0, palette: Palette = "standard") -> QPixmap | None:
+        """The same counter already drawn at the bucket nearest `px`, or None: a stand-in
+        while a zoom goes through sizes not drawn yet."""
+        vk = visual_key(attrs)
+        buckets = self._buckets.get((unit_type.id, side.id, palette, vk, dpr))
+        if not buckets:
+            return None
+        b = min(buckets, key=lambda s: abs(math.log(s / max(px, 1.0))))
+        return self._pixmaps.get((unit_type.id, side.id, palette, vk, b, dpr))

@@ -12,14 +12,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
-from PySide6.QtCore import QPointF, Qt, Signal
+from PySide6.QtCore import QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import QImage, QImageReader, QMouseEvent, QPainter, QPixmap, QTransform
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
     QFileDialog,
-    QGraphicsPixmapItem,
+    QGraphicsItem,
     QGraphicsScene,
     QGraphicsView,
     QHBoxLayout,
@@ -29,6 +30,7 @@ from PySide6.QtWidgets import (
     QMessageBox,
     QPushButton,
     QSlider,
+    QStyleOptionGraphicsItem,
     QTableWidget,
     QTableWidgetItem,
     QVBoxLayout,
@@ -46,7 +48,9 @@ from wartable.persistence.underlays import (
     remove_underlay,
     save_underlay,
 )
+from wartable.ui.map.layers import Underlay as MapUnderlay
 from wartable.ui.map.scale import hex_across, typical_space_size
+from wartable.ui.map.scene import MapScene
 from wartable.ui.map.view import MapView
 
 Z_UNDERLAY = 1.0  # above the terrain fills (0), below hexsides (2), grid, names, counters
@@ -106,14 +110,34 @@ def item_transform(t: Affine, scale: float) -> QTransform:
     return QTransform.fromScale(1 / scale, 1 / scale) * QTransform(t.a, t.d, t.b, t.e, t.c, t.f)
 
 
-class UnderlayItem(QGraphicsPixmapItem):
+class UnderlayItem(QGraphicsItem):
+    """The scan in the scene, placed by the fit. The map's tiles draw it, above the terrain
+    fills and below the hexsides (ui/map/tiles.py): the item registers it with its scene."""
+
     def __init__(self, scan: Scan, t: Affine, opacity: float) -> None:
-        super().__init__(QPixmap.fromImage(scan.image))
-        self.setTransformationMode(Qt.TransformationMode.SmoothTransformation)
-        self.setTransform(item_transform(t, scan.scale))
+        super().__init__()
+        self.underlay = MapUnderlay(scan.image, item_transform(t, scan.scale), opacity)
+        self.setTransform(self.underlay.transform)
         self.setZValue(Z_UNDERLAY)
-        self.setOpacity(opacity)
         self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+
+    def boundingRect(self) -> QRectF:
+        return QRectF(self.underlay.image.rect())
+
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
+              widget: QWidget | None = None) -> None:
+        pass  # drawn with the map's static layers
+
+    def itemChange(self, change: QGraphicsItem.GraphicsItemChange,  # noqa: N802 - Qt's name
+                   value: Any) -> Any:
+        scene = self.scene()
+        if change == QGraphicsItem.GraphicsItemChange.ItemSceneChange and \
+                isinstance(scene, MapScene) and scene.underlay() is self.underlay:
+            scene.set_underlay(None)  # leaving its scene
+        elif change == QGraphicsItem.GraphicsItemChange.ItemSceneHasChanged and \
+                isinstance(scene, MapScene):
+            scene.set_underlay(self.underlay)
+        return super().itemChange(change, value)
 
 
 class _ScanView(QGraphicsView):

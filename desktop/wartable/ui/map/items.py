@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Protocol
 
@@ -11,6 +12,7 @@ from PySide6.QtGui import (
     QPainter,
     QPainterPath,
     QPen,
+    QPixmap,
     QPolygonF,
     QTransform,
 )
@@ -103,6 +105,9 @@ class PieceItem(QGraphicsItem):
         self.is_top = True
         self.selected = False
         self._s = scene.counter
+        # The counter as last blitted, and the (scale, dpr, palette) it was drawn for.
+        self._blit: QPixmap | None = None
+        self._blit_key: tuple[float, float, str] | None = None
         self.setZValue(Z_COUNTERS)
         self.setAcceptedMouseButtons(Qt.MouseButton.LeftButton)
 
@@ -123,28 +128,73 @@ class PieceItem(QGraphicsItem):
     def set_piece(self, piece: Piece) -> None:
         if piece != self.piece:
             self.piece = piece
+            self._blit_key = None
             self.update()
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
               widget: QWidget | None = None) -> None:
         scene = self.map_scene
         s = self._s
-        lod = lod_of(painter)
+        rect = QRectF(-s / 2, -s / 2, s, s)
+        world = painter.worldTransform()
         dev = painter.device()
         dpr = dev.devicePixelRatioF() if dev is not None else 1.0
+        if world.m12() == 0 and world.m21() == 0 and world.m11() == world.m22():
+            lod = world.m11()
+            key = (lod, dpr, scene.counter_palette)
+            if key != self._blit_key:
+                self._blit_key = key
+                self._blit = self._make_blit(lod, dpr)
+            if self._blit is not None:
+                # On screen: one unscaled blit of the counter and its shadow at this size.
+                r = world.mapRect(rect)
+                painter.setWorldTransform(QTransform())
+                painter.drawPixmap(QPointF(round(r.x() * dpr) / dpr, round(r.y() * dpr) / dpr),
+                                   self._blit)
+                painter.setWorldTransform(world)
+                self._marks(painter, lod)
+                return
+        lod = lod_of(painter)
         px = s * lod * dpr
-        rect = QRectF(-s / 2, -s / 2, s, s)
         side, utype = scene.side_of(self.piece), scene.type_of(self.piece)
         if px < 7:
             # Too small for any detail: a coloured square is all the eye can see.
             painter.fillRect(rect, QColor(scene.side_fill(side)))
             return
         # A soft drop shadow lifts the counter off the map.
-        painter.fillRect(rect.translated(0.05 * s, 0.06 * s), QColor(0, 0, 0, 70))
+        painter.fillRect(rect.translated(0.05 * s, 0.06 * s), QColor(0, 0, 0, SHADOW_ALPHA))
         painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, True)
         pm = scene.counter_cache.pixmap(utype, side, self.piece.attrs, px, dpr,
                                           scene.counter_palette)
         painter.drawPixmap(rect, pm, QRectF(0, 0, pm.width(), pm.height()))
+        self._marks(painter, lod)
+
+    def _make_blit(self, lod: float, dpr: float) -> QPixmap | None:
+        """The counter as drawn at this scale, or None where it is only a coloured square.
+        A size not drawn yet is stood in for by the nearest size drawn, scaled, and drawn
+        properly a moment later (`MapScene.draw_counters_later`): zooming never waits for
+        counter art."""
+        scene = self.map_scene
+        px = self._s * lod * dpr
+        if px < 7:
+            return None
+        side, utype, attrs = scene.side_of(self.piece), scene.type_of(self.piece), self.piece.attrs
+        cache, palette = scene.counter_cache, scene.counter_palette
+        pm = cache.cached(utype, side, attrs, px, dpr, palette)
+        if pm is None:
+            pm = cache.nearest(utype, side, attrs, px, dpr, palette)
+            if pm is None:  # never drawn at any size: draw it now
+                pm = cache.pixmap(utype, side, attrs, px, dpr, palette)
+            else:
+                scene.draw_counters_later(self, px, dpr)
+                self._blit_key = None  # not the real thing: look again next paint
+                return scene.counter_blits.get(pm, round(px), dpr)
+        return scene.counter_blits.get(pm, round(px), dpr)
+
+    def _marks(self, painter: QPainter, lod: float) -> None:
+        """What is drawn over the counter: moved dot, selection, stack badge."""
+        s = self._s
+        rect = QRectF(-s / 2, -s / 2, s, s)
         if self.piece.attrs.get("moved"):
             # Moved this turn: a small dark dot at the bottom-right corner.
             painter.setPen(Qt.PenStyle.NoPen)
@@ -175,6 +225,46 @@ class PieceItem(QGraphicsItem):
         painter.restore()
 
 
+SHADOW_ALPHA = 70
+BLITS_MB = 16  # counter blits kept: every counter face on screen at a few zoom levels
+
+
+class CounterBlits:
+    """Counter pixmaps scaled once to an exact device size, over their drop shadow (offset 5 %
+    / 6 % of the side down-right, as the counter is lifted off the map): drawn each frame with
+    no scaling and no separate shadow. Least recently used first, within BLITS_MB."""
+
+    def __init__(self, budget_mb: float = BLITS_MB) -> None:
+        self.budget = int(budget_mb * 1024 * 1024)
+        self.nbytes = 0
+        self._cache: OrderedDict[tuple[int, int, float], QPixmap] = OrderedDict()
+
+    def __len__(self) -> int:
+        return len(self._cache)
+
+    def get(self, pm: QPixmap, w: int, dpr: float) -> QPixmap:
+        key = (pm.cacheKey(), w, dpr)
+        got = self._cache.get(key)
+        if got is not None:
+            self._cache.move_to_end(key)
+            return got
+        dx, dy = round(0.05 * w), round(0.06 * w)
+        out = QPixmap(w + dx, w + dy)
+        out.fill(Qt.GlobalColor.transparent)
+        p = QPainter(out)
+        p.fillRect(dx, dy, w, w, QColor(0, 0, 0, SHADOW_ALPHA))
+        p.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, True)
+        p.drawPixmap(QRectF(0, 0, w, w), pm, QRectF(0, 0, pm.width(), pm.height()))
+        p.end()
+        out.setDevicePixelRatio(dpr)
+        self._cache[key] = out
+        self.nbytes += out.width() * out.height() * 4
+        while self.nbytes > self.budget and len(self._cache) > 1:
+            old = self._cache.popitem(last=False)[1]
+            self.nbytes -= old.width() * old.height() * 4
+        return out
+
+
 class HighlightItem(QGraphicsItem):
     """A highlighted location: translucent fill and outline (under the counters)."""
 
@@ -189,6 +279,8 @@ class HighlightItem(QGraphicsItem):
         self._path.addPolygon(QPolygonF([QPointF(x, y) for x, y in board.outline(loc)]))
         self._path.closeSubpath()
         self.setZValue(Z_HIGHLIGHT + (0.5 if kind == "drop" else 0.0))
+        # Drawn once per zoom into a device pixmap, then blitted over the tiles each frame.
+        self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
 
     def boundingRect(self) -> QRectF:
         return self._path.boundingRect().adjusted(-1, -1, 1, 1)

@@ -25,26 +25,22 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import (
     QColor,
     QFontMetricsF,
+    QImage,
     QPainter,
     QPainterPath,
     QPen,
     QPolygonF,
     QTransform,
 )
-from PySide6.QtWidgets import (
-    QGraphicsItem,
-    QStyleOptionGraphicsItem,
-    QWidget,
-)
 
 from wartable.core.hexgrid import Hexside, hexside_endpoints
-from wartable.maps.model import AreaMap, HexMap
+from wartable.maps.model import AreaMap, BoardMap, HexMap
 from wartable.printing.counterart import mix
 from wartable.ui.map.scale import (
     CHUNK_HEXES,
@@ -53,15 +49,12 @@ from wartable.ui.map.scale import (
     PATTERN_MIN_HEX_PX,
     PLACE_NAME_MIN_HEX_PX,
     cell_px,
+    counter_size,
     hex_across,
-    lod_of,
-    visible_rect,
+    typical_space_size,
 )
 from wartable.ui.map.style import INK, LAND_FILL, PLACE_STYLE, SEA_FILL, SIDE_ORDER, SIDE_STYLES
-from wartable.ui.map.text import draw_haloed
-
-if TYPE_CHECKING:
-    from wartable.ui.map.scene import MapScene
+from wartable.ui.map.text import TextCache, draw_haloed
 
 
 def line_pen(colour: QColor, width: float, lod: float,
@@ -185,38 +178,27 @@ def build_hex_chunks(board: HexMap) -> list[Chunk]:
     return list(chunks.values())
 
 
-class MapLayer(QGraphicsItem):
-    """A static map layer: one item with a big bounding rect that culls by exposed rect."""
+class MapLayer:
+    """A static map layer: draws the part of the map in `exposed` at a level of detail. Layers
+    only read their `StaticMap`, so tile workers may draw them off the GUI thread."""
 
-    def __init__(self, scene: MapScene, z: float) -> None:
-        super().__init__()
-        self.map_scene = scene
-        self.setZValue(z)
-        self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
-        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemUsesExtendedStyleOption, True)
-        self._rect = scene.map_rect
+    def __init__(self, static: StaticMap) -> None:
+        self.static = static
 
-    def boundingRect(self) -> QRectF:
-        return self._rect
-
-    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
-              widget: QWidget | None = None) -> None:
-        self.draw(painter, visible_rect(painter, option), lod_of(painter))
-
-    def draw(self, painter: QPainter, exposed: QRectF, lod: float) -> None:
+    def draw(self, painter: QPainter, exposed: QRectF, lod: float, texts: TextCache) -> None:
         raise NotImplementedError
 
 
 class TerrainLayer(MapLayer):
-    def draw(self, painter: QPainter, exposed: QRectF, lod: float) -> None:
-        board = self.map_scene.board
+    def draw(self, painter: QPainter, exposed: QRectF, lod: float, texts: TextCache) -> None:
+        board = self.static.board
         if isinstance(board, HexMap):
             painter.setPen(Qt.PenStyle.NoPen)
             colours = {t: QColor(tt.fill) for t, tt in board.terrain_types.items()}
             # Fills without antialiasing: adjacent hexes then meet with no hairline seams,
             # and the grid drawn on top hides the stair-steps.
             painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
-            for ch in self.map_scene.chunks:
+            for ch in self.static.chunks:
                 if not ch.bounds.intersects(exposed):
                     continue
                 painter.setBrush(colours[ch.base])
@@ -230,7 +212,7 @@ class TerrainLayer(MapLayer):
                 inks = {t: QColor(mix(tt.fill, "#000000", 0.35))
                         for t, tt in board.terrain_types.items()}
                 painter.setBrush(Qt.BrushStyle.NoBrush)
-                for ch in self.map_scene.chunks:
+                for ch in self.static.chunks:
                     if not ch.bounds.intersects(exposed):
                         continue
                     for t, path in ch.patterns.items():
@@ -238,7 +220,7 @@ class TerrainLayer(MapLayer):
                                                 Qt.PenCapStyle.FlatCap))
                         painter.drawPath(path)
         elif isinstance(board, AreaMap):
-            for sid, path, bounds in self.map_scene.space_paths:
+            for sid, path, bounds in self.static.space_paths:
                 if not bounds.intersects(exposed):
                     continue
                 sea = board.spaces[sid].kind == "sea"
@@ -246,7 +228,7 @@ class TerrainLayer(MapLayer):
                 painter.setPen(Qt.PenStyle.NoPen)
                 painter.drawPath(path)
             # Borders after all fills so a neighbour's fill never covers them.
-            for sid, path, bounds in self.map_scene.space_paths:
+            for sid, path, bounds in self.static.space_paths:
                 if not bounds.intersects(exposed):
                     continue
                 sea = board.spaces[sid].kind == "sea"
@@ -259,28 +241,28 @@ class TerrainLayer(MapLayer):
 
 
 class HexsideLayer(MapLayer):
-    def draw(self, painter: QPainter, exposed: QRectF, lod: float) -> None:
-        board = self.map_scene.board
+    def draw(self, painter: QPainter, exposed: QRectF, lod: float, texts: TextCache) -> None:
+        board = self.static.board
         if not isinstance(board, HexMap):
             return
         r = min(board.layout.size_x, board.layout.size_y)
         feats = list(SIDE_ORDER) + sorted(
-            {f for ch in self.map_scene.chunks for f in ch.sides} - set(SIDE_ORDER))
+            {f for ch in self.static.chunks for f in ch.sides} - set(SIDE_ORDER))
         painter.setBrush(Qt.BrushStyle.NoBrush)
         for f in feats:
             colour, width, style = SIDE_STYLES.get(f, ("#777777", 0.06, Qt.PenStyle.DotLine))
             pen = QPen(QColor(colour), max(width * r, 1.2 / lod), style, Qt.PenCapStyle.RoundCap,
                        Qt.PenJoinStyle.RoundJoin)
             painter.setPen(pen)
-            for ch in self.map_scene.chunks:
+            for ch in self.static.chunks:
                 path = ch.sides.get(f)
                 if path is not None and ch.bounds.intersects(exposed):
                     painter.drawPath(path)
 
 
 class GridLayer(MapLayer):
-    def draw(self, painter: QPainter, exposed: QRectF, lod: float) -> None:
-        board = self.map_scene.board
+    def draw(self, painter: QPainter, exposed: QRectF, lod: float, texts: TextCache) -> None:
+        board = self.static.board
         if not isinstance(board, HexMap):
             return
         px = cell_px(board, lod)
@@ -290,7 +272,7 @@ class GridLayer(MapLayer):
         alpha = int(min(150, 60 + 2 * px))
         painter.setPen(line_pen(QColor(40, 35, 25, alpha), 0.02 * hex_across(board), lod))
         painter.setBrush(Qt.BrushStyle.NoBrush)
-        for ch in self.map_scene.chunks:
+        for ch in self.static.chunks:
             if ch.bounds.intersects(exposed):
                 painter.drawPath(ch.grid)
 
@@ -300,8 +282,8 @@ class GridLayer(MapLayer):
 class PlaceLayer(MapLayer):
     """City, town, port and fortress symbols (always drawn: they are part of the map)."""
 
-    def draw(self, painter: QPainter, exposed: QRectF, lod: float) -> None:
-        scene = self.map_scene
+    def draw(self, painter: QPainter, exposed: QRectF, lod: float, texts: TextCache) -> None:
+        scene = self.static
         board = scene.board
         if not isinstance(board, HexMap) or cell_px(board, lod) < 6:
             return
@@ -346,17 +328,17 @@ _PLACE_PRIORITY = {"capital": 0, "city": 1, "port": 2, "fortress": 3, "town": 4}
 class LabelLayer(MapLayer):
     """Hex numbers, place names and space names, in device pixels, by level of detail."""
 
-    def __init__(self, scene: MapScene, z: float) -> None:
-        super().__init__(scene, z)
-        self.texts = scene.texts
-        self.drawn = 0  # labels drawn by the last paint (tests read it)
+    def __init__(self, static: StaticMap) -> None:
+        super().__init__(static)
+        self.drawn = 0  # labels drawn by the last recorded paint (tests read it)
         # Place-name layout per (scale, size): place index -> text box relative to the
         # place's point, in device pixels. The whole map is laid out at once so a partial
-        # repaint draws exactly the names a full one would.
+        # repaint (or a tile) draws exactly the names a full one would.
         self._layouts: dict[tuple[float, int], dict[int, QRectF]] = {}
         self.placed: list[tuple[str, QRectF]] = []  # names drawn by the last paint (tests)
 
-    def place_layout(self, lod: float, size: int, across: float) -> dict[int, QRectF]:
+    def place_layout(self, lod: float, size: int, across: float,
+                     texts: TextCache) -> dict[int, QRectF]:
         """Greedy, collision-free place names: each name goes below its symbol, else to the
         right, left or above; a name that fits nowhere is left out at this zoom (the more
         important place keeps its name). Pure scaling, so boxes are in scaled scene units."""
@@ -366,7 +348,7 @@ class LabelLayer(MapLayer):
             return got
         if len(self._layouts) > 64:
             self._layouts.clear()
-        points = self.map_scene.place_points
+        points = self.static.place_points
         order = sorted(range(len(points)),
                        key=lambda i: (_PLACE_PRIORITY.get(points[i][1], 5), i))
         gap = 0.3 * across * lod  # from the place's point to the edge of its symbol
@@ -374,7 +356,7 @@ class LabelLayer(MapLayer):
         out: dict[int, QRectF] = {}
         for i in order:
             name, _kind, x, y = points[i]
-            sz = self.texts.text(name, size, True).size()
+            sz = texts.text(name, size, True).size()
             w, h = sz.width() + 2, sz.height() + 2  # the halo
             for dx, dy in ((-w / 2, gap), (gap, -h / 2), (-gap - w, -h / 2),
                            (-w / 2, -gap - h)):
@@ -387,9 +369,15 @@ class LabelLayer(MapLayer):
         self._layouts[key] = out
         return out
 
-    def draw(self, painter: QPainter, exposed: QRectF, lod: float) -> None:
-        self.drawn = 0
-        scene = self.map_scene
+    def draw(self, painter: QPainter, exposed: QRectF, lod: float, texts: TextCache) -> None:
+        self.draw_labels(painter, exposed, lod, texts, record=False)
+
+    def draw_labels(self, painter: QPainter, exposed: QRectF, lod: float, texts: TextCache,
+                    record: bool) -> None:
+        """Draw; `record` (GUI thread only) keeps `drawn` and `placed` for tests."""
+        drawn = 0
+        placed: list[tuple[str, QRectF]] = []
+        scene = self.static
         board = scene.board
         if board is None:
             return
@@ -404,7 +392,7 @@ class LabelLayer(MapLayer):
                 ink = QColor(40, 35, 25, 200)
                 pad = across
                 area = exposed.adjusted(-pad, -pad, pad, pad)
-                painter.setFont(self.texts.font(size))
+                painter.setFont(texts.font(size))
                 painter.setPen(ink)
                 for ch in scene.chunks:
                     if not ch.bounds.intersects(exposed):
@@ -413,27 +401,26 @@ class LabelLayer(MapLayer):
                         if not area.contains(cx, cy):
                             continue
                         p = world.map(QPointF(cx, cy - 0.5 * across))
-                        st = self.texts.text(label, size)
+                        st = texts.text(label, size)
                         painter.drawStaticText(
                             QPointF(p.x() - st.size().width() / 2, p.y() + 0.04 * px), st)
-                        self.drawn += 1
-            self.placed = []
+                        drawn += 1
             if px >= PLACE_NAME_MIN_HEX_PX:
                 size = int(max(9, min(16, 0.18 * px)))
-                layout = self.place_layout(lod, size, across)
+                layout = self.place_layout(lod, size, across, texts)
                 near = exposed.adjusted(-4 * across, -across, 4 * across, across)
                 for i, rel in layout.items():
                     name, _kind, x, y = scene.place_points[i]
                     if not near.contains(x, y):
                         continue
                     box = rel.translated(world.map(QPointF(x, y)))
-                    draw_haloed(painter, self.texts, box.center(), name,
+                    draw_haloed(painter, texts, box.center(), name,
                                  size, QColor(INK), True, QColor(255, 255, 255, 200))
-                    self.placed.append((name, box))
-                    self.drawn += 1
+                    placed.append((name, box))
+                    drawn += 1
         elif isinstance(board, AreaMap):
             size = int(max(9, min(15, 0.09 * px)))
-            fm = QFontMetricsF(self.texts.font(size, True))
+            fm = QFontMetricsF(texts.font(size, True))
             for sid, _path, bounds in scene.space_paths:
                 if not bounds.intersects(exposed):
                     continue
@@ -445,10 +432,12 @@ class LabelLayer(MapLayer):
                 y -= 0.75 * scene.counter  # above the stack, which sits on the label point
                 sea = sp.kind == "sea"
                 colour = QColor("#24507f") if sea else QColor(INK)
-                draw_haloed(painter, self.texts, world.map(QPointF(x, y)), sp.name, size,
+                draw_haloed(painter, texts, world.map(QPointF(x, y)), sp.name, size,
                              colour, not sea, QColor(255, 255, 255, 170))
-                self.drawn += 1
+                drawn += 1
         painter.restore()
+        if record:
+            self.drawn, self.placed = drawn, placed
 
 
 def shape_path(geom: Any) -> QPainterPath:
@@ -463,3 +452,93 @@ def shape_path(geom: Any) -> QPainterPath:
     return path
 
 
+
+
+@dataclass(frozen=True)
+class Underlay:
+    """A picture drawn with the map, above the terrain fills and below the hexsides (the
+    calibrated scan of the printed map, ui/underlay.py)."""
+
+    image: QImage
+    transform: QTransform  # image pixels -> map units
+    opacity: float
+
+    def bounds(self) -> QRectF:
+        return self.transform.mapRect(QRectF(self.image.rect()))
+
+
+class StaticMap:
+    """The static map of one board: the geometry the layers draw, built once per board on
+    the GUI thread and then only read, so tile workers can draw it on their threads."""
+
+    def __init__(self, board: BoardMap, cell: float = 1.0) -> None:
+        self.board = board
+        x0, y0, x1, y1 = board.bounds()
+        self.map_rect = QRectF(x0, y0, x1 - x0, y1 - y0)
+        self.cell = cell  # a hex across (or a typical space), map units
+        self.chunks: list[Chunk] = []
+        self.space_paths: list[tuple[str, QPainterPath, QRectF]] = []
+        self.place_points: list[tuple[str, str, float, float]] = []
+        if isinstance(board, HexMap):
+            self.cell = hex_across(board)
+            self.chunks = build_hex_chunks(board)
+            self.place_points = [(p.name, p.kind, *board.center(p.hex_or_space))
+                                 for p in board.places]
+        elif isinstance(board, AreaMap):
+            self.cell = typical_space_size(board)
+            paths = [(sid, shape_path(sp.polygon)) for sid, sp in board.spaces.items()]
+            self.space_paths = [(sid, p, p.boundingRect()) for sid, p in paths]
+        self.counter = counter_size(board)
+        self.underlay: Underlay | None = None
+        self.terrain = TerrainLayer(self)
+        self.labels = LabelLayer(self)
+        self.layers: list[MapLayer] = [self.terrain, HexsideLayer(self), GridLayer(self),
+                                       PlaceLayer(self), self.labels]
+
+    def draw(self, painter: QPainter, exposed: QRectF, lod: float, texts: TextCache, *,
+             labels: bool = True, record: bool = False) -> None:
+        """Every static layer in z order, the underlay above the terrain fills."""
+        for layer in self.layers:
+            if layer is self.labels:
+                if labels:
+                    self.labels.draw_labels(painter, exposed, lod, texts, record)
+                continue
+            layer.draw(painter, exposed, lod, texts)
+            if layer is self.terrain and self.underlay is not None:
+                self._draw_underlay(painter, self.underlay)
+
+    @staticmethod
+    def _draw_underlay(painter: QPainter, u: Underlay) -> None:
+        painter.save()
+        painter.setOpacity(u.opacity)
+        painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, True)
+        painter.setWorldTransform(u.transform * painter.worldTransform())
+        painter.drawImage(0, 0, u.image)
+        painter.restore()
+
+    def changed_rect(self, before: StaticMap) -> QRectF | None:
+        """Where this map draws differently from `before` (an edit of the same board), or
+        None when everything may have changed (another board, layout, terrain colours or
+        places: place names are laid out over the whole map at once)."""
+        old, new = before.board, self.board
+        if not (isinstance(old, HexMap) and isinstance(new, HexMap)) or old.id != new.id:
+            return None
+        if (old.layout != new.layout or old.terrain_types != new.terrain_types
+                or old.places != new.places or old.boxes != new.boxes or old.labels != new.labels
+                or set(old.hexes) != set(new.hexes)):
+            return None
+        lay = new.layout
+        r = max(lay.size_x, lay.size_y)
+        dirty = QRectF()
+        for h, info in new.hexes.items():
+            if old.hexes[h] != info:
+                cx, cy = lay.hex_to_pixel(h)
+                dirty = dirty.united(QRectF(cx - r, cy - r, 2 * r, 2 * r))
+        for side in set(old.hexsides) | set(new.hexsides):
+            if old.hexsides.get(side) != new.hexsides.get(side):
+                (ax, ay), (bx, by) = hexside_endpoints(lay, side)
+                dirty = dirty.united(QRectF(QPointF(min(ax, bx), min(ay, by)),
+                                            QPointF(max(ax, bx), max(ay, by))))
+        # Strokes (a major river is 0.2 hex radii wide, with round caps) and antialiasing.
+        pad = 0.3 * r
+        return dirty.adjusted(-pad, -pad, pad, pad) if not dirty.isNull() else QRectF()

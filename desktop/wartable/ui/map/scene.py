@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import math
+import time
 from collections.abc import Sequence
 
-from PySide6.QtCore import QRectF
+import shiboken6
+from PySide6.QtCore import QRectF, QTimer
 from PySide6.QtGui import (
     QColor,
     QPainter,
-    QPainterPath,
 )
 from PySide6.QtWidgets import (
     QGraphicsScene,
@@ -17,33 +18,23 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from wartable.maps.model import BOX_PREFIX, AreaMap, BoardMap, HexMap, OffMapBox
+from wartable.maps.model import BOX_PREFIX, BoardMap, OffMapBox
 from wartable.model.definition import Side, UnitType
 from wartable.model.state import Piece
 from wartable.printing.counterart import Palette
 from wartable.ui.counters import CounterPixmapCache
-from wartable.ui.map.items import FALLBACK_TYPE, BoxItem, CounterDefinition, PieceItem
-from wartable.ui.map.layers import (
-    Chunk,
-    GridLayer,
-    HexsideLayer,
-    LabelLayer,
-    MapLayer,
-    PlaceLayer,
-    TerrainLayer,
-    build_hex_chunks,
-    shape_path,
-)
+from wartable.ui.map.items import FALLBACK_TYPE, BoxItem, CounterBlits, CounterDefinition, PieceItem
+from wartable.ui.map.layers import LabelLayer, StaticMap, Underlay
 from wartable.ui.map.scale import (
     STACK_SHOWN,
     STACK_STEP,
-    counter_size,
-    hex_across,
     labels_visible,
-    typical_space_size,
 )
-from wartable.ui.map.style import Z_COUNTERS, Z_GRID, Z_LABELS, Z_PLACES, Z_SIDES, Z_TERRAIN
+from wartable.ui.map.style import BACKGROUND, Z_COUNTERS
 from wartable.ui.map.text import TextCache
+from wartable.ui.map.tiles import MapTilesItem, TileCache
+
+LATER_SLICE_S = 0.008  # counter art drawn per event-loop turn while zooming
 
 
 class MapScene(QGraphicsScene):
@@ -55,15 +46,15 @@ class MapScene(QGraphicsScene):
         self.definition: CounterDefinition | None = None
         self.counter_palette: Palette = "standard"
         self.counter_cache = CounterPixmapCache()
-        self.chunks: list[Chunk] = []
-        self.space_paths: list[tuple[str, QPainterPath, QRectF]] = []
-        self.place_points: list[tuple[str, str, float, float]] = []
+        self.counter_blits = CounterBlits()
+        self._later: dict[str, tuple[float, float]] = {}  # piece id -> counter size to draw
+        self.static: StaticMap | None = None
         self.map_rect = QRectF()
         self.cell = 1.0  # a hex across (or a typical space), map units
         self.counter = 1.0  # a counter's side, map units
-        self.layers: list[MapLayer] = []
+        self.tiles = TileCache(self)  # kept across edits of the same board
         self.texts = TextCache()
-        self.labels: LabelLayer | None = None
+        self.labels: LabelLayer | None = None  # the static map's (tests read what it drew)
         self.piece_items: dict[str, PieceItem] = {}
         self.stacks: dict[str, list[str]] = {}  # location -> piece ids, bottom first
         self._sides: dict[str, Side] = {}
@@ -74,37 +65,40 @@ class MapScene(QGraphicsScene):
     def set_board(self, board: BoardMap, definition: CounterDefinition) -> None:
         self.clear()
         self.piece_items.clear()
+        self._later.clear()
         self.stacks.clear()
         self.board = board
         self.definition = definition
         self._sides = {s.id: s for s in definition.sides}
-        x0, y0, x1, y1 = board.bounds()
-        self.map_rect = QRectF(x0, y0, x1 - x0, y1 - y0)
-        if isinstance(board, HexMap):
-            self.cell = hex_across(board)
-            self.chunks = build_hex_chunks(board)
-            self.space_paths = []
-            self.place_points = [(p.name, p.kind, *board.center(p.hex_or_space))
-                                 for p in board.places]
-        elif isinstance(board, AreaMap):
-            self.cell = typical_space_size(board)
-            self.chunks = []
-            self.space_paths = [(sid, shape_path(sp.polygon), QRectF())
-                                for sid, sp in board.spaces.items()]
-            self.space_paths = [(sid, p, p.boundingRect()) for sid, p, _ in self.space_paths]
-            self.place_points = []
-        self.counter = counter_size(board)
+        before = self.static
+        static = self.static = StaticMap(board, self.cell)
+        self.map_rect = static.map_rect
+        self.cell = static.cell
+        self.counter = static.counter
+        self.labels = static.labels
         # Room to pan a little past the edges (and to drop on counters there), no more.
         margin = 1.5 * max(self.cell, self.counter)
         self.setSceneRect(self.map_rect.adjusted(-margin, -margin, margin, margin))
-        self.setBackgroundBrush(QColor("#3a3f44"))
-        self.labels = LabelLayer(self, Z_LABELS)
-        self.layers = [TerrainLayer(self, Z_TERRAIN), HexsideLayer(self, Z_SIDES),
-                       GridLayer(self, Z_GRID), PlaceLayer(self, Z_PLACES), self.labels]
-        for layer in self.layers:
-            self.addItem(layer)
+        self.setBackgroundBrush(QColor(BACKGROUND))
+        self.tiles.set_static(static, None if before is None else static.changed_rect(before))
+        self.addItem(MapTilesItem(self.tiles, self.sceneRect()))
         for b in board.boxes:
             self.addItem(BoxItem(self, b))
+
+    def set_underlay(self, underlay: Underlay | None) -> None:
+        """Draw a picture with the map, above the terrain fills (None removes it)."""
+        static = self.static
+        if static is None or static.underlay == underlay:
+            return
+        old, static.underlay = static.underlay, underlay
+        rect = QRectF()
+        for u in (old, underlay):
+            if u is not None:
+                rect = rect.united(u.bounds())
+        self.tiles.invalidate(rect)
+
+    def underlay(self) -> Underlay | None:
+        return self.static.underlay if self.static is not None else None
 
     def labels_visible(self, lod: float) -> bool:
         """Would the label layer draw hex numbers (space names) at this level of detail?"""
@@ -121,13 +115,34 @@ class MapScene(QGraphicsScene):
         painter.scale(k, k)
         painter.translate(-src.center())
         painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
-        for layer in self.layers:
-            if layer is not self.labels:
-                layer.draw(painter, src, k)
+        if self.static is not None:
+            self.static.draw(painter, src, k, self.texts, labels=False)
         for it in self.items():
             if isinstance(it, BoxItem):
                 it.paint(painter, QStyleOptionGraphicsItem(), None)
         painter.restore()
+
+    def draw_counters_later(self, item: PieceItem, px: float, dpr: float) -> None:
+        """Draw a counter's art at a new size after this frame (it shows a scaled stand-in
+        meanwhile); a few at a time, so input keeps flowing while a zoom goes on."""
+        if not self._later:
+            QTimer.singleShot(0, self, self._draw_later)  # dropped if the scene goes
+        self._later[item.piece_id] = (px, dpr)
+
+    def _draw_later(self) -> None:
+        t = time.perf_counter()
+        while self._later:
+            pid, (px, dpr) = next(iter(self._later.items()))
+            del self._later[pid]
+            item = self.piece_items.get(pid)
+            if item is None or not shiboken6.isValid(item):
+                continue
+            self.counter_cache.pixmap(self.type_of(item.piece), self.side_of(item.piece),
+                                      item.piece.attrs, px, dpr, self.counter_palette)
+            item.update()
+            if time.perf_counter() - t > LATER_SLICE_S:
+                QTimer.singleShot(0, self, self._draw_later)
+                return
 
     # -- definition lookups ------------------------------------------------------------------
 

@@ -3,11 +3,9 @@
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import (
-    QColor,
-)
+from PySide6.QtGui import QColor
 
-# Layer z values.
+# Layer z values (terrain to labels are drawn together, as tiles: ui/map/tiles.py).
 Z_TERRAIN, Z_SIDES, Z_GRID, Z_PLACES, Z_LABELS, Z_BOXES = 0, 2, 3, 4, 5, 6
 Z_HIGHLIGHT, Z_COUNTERS, Z_BADGES, Z_DRAG = 8, 10, 30, 100
 
@@ -15,6 +13,7 @@ LAND_FILL = "#e8dcb4"
 SEA_FILL = "#a9c7e3"
 BOX_FILL = "#f2ecdc"
 INK = "#2b2b2b"
+BACKGROUND = "#3a3f44"  # around the map
 
 SIDE_STYLES: dict[str, tuple[str, float, Qt.PenStyle]] = {
     # feature: (colour, width in hex radii, pen style)

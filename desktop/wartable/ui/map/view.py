@@ -49,6 +49,7 @@ from wartable.ui.map.scale import (
 )
 from wartable.ui.map.scene import MapScene
 from wartable.ui.map.style import Z_DRAG
+from wartable.ui.map.tiles import hold_workers
 
 
 def _format_cost(c: float) -> str:
@@ -108,6 +109,7 @@ class MapView(QGraphicsView):
         self._press_empty: QPointF | None = None
         self.horizontalScrollBar().valueChanged.connect(self.viewChanged)
         self.verticalScrollBar().valueChanged.connect(self.viewChanged)
+        self.viewChanged.connect(hold_workers)  # frames first while the view moves
         # Touch screens and tablets at the table: pinch to zoom (drag already pans/moves).
         self.viewport().setAttribute(Qt.WidgetAttribute.WA_AcceptTouchEvents)
         self.viewport().grabGesture(Qt.GestureType.PinchGesture)
