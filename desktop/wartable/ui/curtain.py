@@ -36,10 +36,10 @@ class Curtain(QWidget):
         self.button = QPushButton()
         self.button.setObjectName("curtainReady")
         self.button.setMinimumHeight(48)
+        self.player = ""
         self.button.clicked.connect(lambda: self.ready.emit(self.player))
         lay.addWidget(self.button, 0, Qt.AlignmentFlag.AlignCenter)
         lay.addStretch(3)
-        self.player = ""
         self.colour = ""
 
     def ask(self, player: str, sides: str, colour: str = "") -> None:

@@ -45,6 +45,7 @@ from wartable.model.values import freeze
 from wartable.persistence import gamedata
 from wartable.persistence import settings as settings_mod
 from wartable.persistence.locations import saves_dir
+from wartable.printing.counterart import Palette
 from wartable.ui import helpdialogs
 from wartable.ui.botplayer import BotPlayer
 from wartable.ui.curtain import Curtain
@@ -170,8 +171,10 @@ class MainWindow(QMainWindow):
         self._show_start()
         # Recompute the minimum size now the game docks are hidden: building them made the
         # layout ask for their height, and a small screen could not fit the start screen.
-        self.layout().invalidate()
-        self.layout().activate()
+        layout = self.layout()
+        if layout is not None:
+            layout.invalidate()
+            layout.activate()
         if warning:
             self.start.show_notice(warning)
         if self.settings.window_geometry:
@@ -186,7 +189,8 @@ class MainWindow(QMainWindow):
         return d
 
     def _act(
-        self, menu: object, text: str, slot: object, shortcut: object = None, name: str = ""
+        self, menu: object, text: str, slot: object,
+        shortcut: str | QKeySequence.StandardKey | None = None, name: str = ""
     ) -> QAction:
         a = QAction(text, self)
         if shortcut is not None:
@@ -415,11 +419,12 @@ class MainWindow(QMainWindow):
 
     # --- results from the worker ---------------------------------------------
     def on_snapshot(self, snap: Snapshot) -> None:
-        new_game = self.snapshot is None or snap.session.game is not self.snapshot.session.game
+        old = self.snapshot
+        new_game = old is None or snap.session.game is not old.session.game
         first = (
-            new_game
-            or snap.session.log[: len(self.snapshot.session.log)] != self.snapshot.session.log
-            or len(snap.session.events) < len(self.snapshot.session.events)
+            old is None or new_game
+            or snap.session.log[: len(old.session.log)] != old.session.log
+            or len(snap.session.events) < len(old.session.events)
         )
         self.snapshot = snap
         if snap.notice:  # refused rule tables, or a save's own printed values (issue 5)
@@ -584,13 +589,14 @@ class MainWindow(QMainWindow):
             self.view_locations.pop()
             self.map_tabs.removeTab(len(self.views))
             ov = self.overviews.widget(len(self.views))
-            self.overviews.removeWidget(ov)
-            ov.deleteLater()
+            if ov is not None:
+                self.overviews.removeWidget(ov)
+                ov.deleteLater()
             v.deleteLater()
         for i, board in enumerate(boards):
             v = self.views[i]
             v.set_board(board, game.definition)
-            v.set_palette(self.settings.palette)
+            v.set_palette(self._palette())
             problem = self.underlays.apply(v, board)
             if problem:
                 self.statusBar().showMessage(problem, 10000)
@@ -628,7 +634,7 @@ class MainWindow(QMainWindow):
         editable = visible and isinstance(v.board, HexMap) and self.snapshot is not None
         if editable:
             self.map_editor_dock.raise_()
-            assert self.snapshot is not None
+            assert self.snapshot is not None and isinstance(v.board, HexMap)
             self.map_editor.attach(v, v.board, self.snapshot.session.game.definition)
         self.map_editor.set_active(editable)
 
@@ -878,11 +884,14 @@ class MainWindow(QMainWindow):
     def toggle_full_screen(self) -> None:
         self.showNormal() if self.isFullScreen() else self.showFullScreen()
 
+    def _palette(self) -> Palette:
+        return "colourblind" if self.settings.palette == "colourblind" else "standard"
+
     def toggle_palette(self) -> None:
         name = "colourblind" if self.act_palette.isChecked() else "standard"
         self.settings = replace(self.settings, palette=name)
         for v in self.views:
-            v.set_palette(name)
+            v.set_palette(self._palette())
 
     def print_dialog(self, kind: str = "setup") -> PrintDialog | None:
         """File > Print…: preview, then write PDF/PNG, all rendered off the GUI thread."""

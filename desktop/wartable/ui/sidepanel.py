@@ -216,9 +216,11 @@ class SidePanel(QWidget):
         current_item: QTreeWidgetItem | None = None
         for t in range(self.tree.topLevelItemCount()):
             ph = self.tree.topLevelItem(t)
+            assert ph is not None
             has_cur = False
             for c in range(ph.childCount()):
                 it = ph.child(c)
+                assert it is not None
                 is_cur = i == cur
                 base = it.text(0).removeprefix("▶ ")
                 it.setText(0, ("▶ " + base) if is_cur else base)

@@ -39,7 +39,7 @@ from PySide6.QtWidgets import (
 
 from wartable.core.affine import Affine, fit_affine, residuals
 from wartable.core.errors import WartableError
-from wartable.maps.model import BoardMap, HexMap
+from wartable.maps.model import AreaMap, BoardMap, HexMap
 from wartable.persistence.underlays import (
     CalibrationPoint,
     Underlay,
@@ -88,7 +88,10 @@ def load_scan(path: str) -> Scan:
 
 def unit_of(board: BoardMap) -> float:
     """What one hex (or a typical space) measures in map units, for misfits."""
-    return hex_across(board) if isinstance(board, HexMap) else typical_space_size(board)
+    if isinstance(board, HexMap):
+        return hex_across(board)
+    assert isinstance(board, AreaMap)
+    return typical_space_size(board)
 
 
 def fit_points(board: BoardMap, points: tuple[CalibrationPoint, ...]) -> tuple[Affine, list[float]]:

@@ -9,7 +9,7 @@ def discard(w: QWidget) -> None:
     """Take a widget out of its layout now (deleteLater alone leaves it on screen until
     the event loop runs deferred deletes, so rebuilt lists showed doubles)."""
     w.hide()
-    w.setParent(None)  # type: ignore[call-overload]
+    w.setParent(None)
     w.deleteLater()
 
 
