@@ -13,7 +13,7 @@ from PIL import Image
 from wartable.core.errors import WartableError
 from wartable.mapbuild.commands import add_map_commands
 from wartable.printing import maprender
-from wartable.printing.mapdraw import LAND, SEA
+from wartable.printing.areadraw import LAND, SEA
 
 
 def run(*argv: str) -> int:

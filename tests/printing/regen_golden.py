@@ -31,7 +31,8 @@ from wartable.persistence.gamedata import load_game  # noqa: E402
 from wartable.printing import mapdraw  # noqa: E402
 from wartable.printing.charts import charts_document  # noqa: E402
 from wartable.printing.map_export import TiledMap, parse_region  # noqa: E402
-from wartable.printing.pages import Page, PageSetup, compact, paper  # noqa: E402
+from wartable.printing.output import compact  # noqa: E402
+from wartable.printing.page import Page, PageSetup, paper  # noqa: E402
 from wartable.printing.position_sheet import position_document  # noqa: E402
 from wartable.printing.setup_sheet import setup_sheet_document  # noqa: E402
 

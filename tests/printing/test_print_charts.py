@@ -14,7 +14,8 @@ from wartable.games import registry
 from wartable.model.values import freeze
 from wartable.persistence.gamedata import load_game
 from wartable.printing.charts import chart_entries, charts_document, table_chart
-from wartable.printing.pages import Page, PageSetup, write_document
+from wartable.printing.output import write_document
+from wartable.printing.page import Page, PageSetup
 
 LOW = PageSetup(dpi=40)
 

@@ -17,14 +17,14 @@ from wartable.core.errors import WartableError
 from wartable.core.frozen import FrozenMap
 from wartable.maps.model import AreaMap, BoardMap, OffMapBox, Place, Space
 from wartable.persistence.gamedata import load_game
-from wartable.printing import mapdraw
+from wartable.printing import areadraw, mapdraw
 from wartable.printing.map_export import (
     TiledMap,
     export_map,
     parse_region,
     tiled_map_document,
 )
-from wartable.printing.pages import Page, PageSetup, paper
+from wartable.printing.page import Page, PageSetup, paper
 
 
 @pytest.fixture(scope="module")
@@ -110,12 +110,12 @@ def test_area_maps_draw_spaces_boxes_and_names() -> None:
     amap = area_map()
     img = mapdraw.draw_map(amap, None, 4.0)
     assert img.size == (1200, 800)
-    land = np.array(Image.new("RGB", (1, 1), mapdraw.LAND).getpixel((0, 0)))
-    sea = np.array(Image.new("RGB", (1, 1), mapdraw.SEA).getpixel((0, 0)))
+    land = np.array(Image.new("RGB", (1, 1), areadraw.LAND).getpixel((0, 0)))
+    sea = np.array(Image.new("RGB", (1, 1), areadraw.SEA).getpixel((0, 0)))
     a = np.asarray(img).astype(int)
     assert np.abs(a[300, 100] - land).sum() < 10 and np.abs(a[700, 100] - sea).sum() < 10
     # The box is drawn over the map; space names are printed (dark pixels at the label).
-    box_px = np.array(Image.new("RGB", (1, 1), mapdraw.BOX_FILL).getpixel((0, 0)))
+    box_px = np.array(Image.new("RGB", (1, 1), areadraw.BOX_FILL).getpixel((0, 0)))
     assert np.abs(a[200, 1150] - box_px).sum() < 10
     cx, cy = 160, 140  # "Land 00" label point at 4 px per unit
     assert a[cy - 10:cy + 10, cx - 40:cx + 40].min() < 80

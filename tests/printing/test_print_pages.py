@@ -13,27 +13,11 @@ from PIL import Image, ImageChops, ImageDraw
 
 from wartable.core.errors import WartableError
 from wartable.printing import fonts
-from wartable.printing.pages import (
-    BoxCell,
-    BoxGrid,
-    Cell,
-    Column,
-    FlowDocument,
-    Heading,
-    ImageBlock,
-    Page,
-    PageBreak,
-    PageSetup,
-    Paragraph,
-    PrintCancelled,
-    Row,
-    Table,
-    compact,
-    paper,
-    png_paths,
-    wrap,
-    write_document,
-)
+from wartable.printing.blocks import Heading, ImageBlock, PageBreak, Paragraph
+from wartable.printing.flow import FlowDocument
+from wartable.printing.output import compact, png_paths, write_document
+from wartable.printing.page import Page, PageSetup, PrintCancelled, paper, wrap
+from wartable.printing.tableblocks import BoxCell, BoxGrid, Cell, Column, Row, Table
 
 POPPLER = shutil.which("pdfinfo") is not None and shutil.which("pdftoppm") is not None
 needs_poppler = pytest.mark.skipif(not POPPLER, reason="poppler-utils (pdfinfo) not installed")
@@ -130,7 +114,7 @@ def test_blocks_stay_inside_the_page_body() -> None:
 
 
 def test_page_break_and_running_header() -> None:
-    from wartable.printing.pages import RunningHeader
+    from wartable.printing.blocks import RunningHeader
 
     doc = FlowDocument("T", [RunningHeader("first"), Paragraph("one"), PageBreak(),
                              RunningHeader("second"), Paragraph("two")], PageSetup(dpi=40))
@@ -305,7 +289,7 @@ def test_image_blocks_render_at_print_resolution() -> None:
 
 
 def test_a_page_over_the_size_budget_is_reduced_to_256_colours() -> None:
-    from wartable.printing.pages import encode_page
+    from wartable.printing.output import encode_page
 
     w, h = 400, 300
     img = Image.merge("RGB", [Image.linear_gradient("L").resize((w, h)),

@@ -15,7 +15,8 @@ from wartable.engine.session import Session
 from wartable.model.state import GameState
 from wartable.persistence.gamedata import load_game
 from wartable.persistence.savefile import load_from_path, save_to_path
-from wartable.printing.pages import Page, PageSetup, write_document
+from wartable.printing.output import write_document
+from wartable.printing.page import Page, PageSetup
 from wartable.printing.position_sheet import (
     build_position_sheet,
     position_document,

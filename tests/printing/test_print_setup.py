@@ -21,7 +21,8 @@ from wartable.model.values import freeze
 from wartable.persistence.gamedata import load_game
 from wartable.printing import mapdraw
 from wartable.printing.common import locate
-from wartable.printing.pages import Page, PageSetup, paper, write_document
+from wartable.printing.output import write_document
+from wartable.printing.page import Page, PageSetup, paper
 from wartable.printing.setup_sheet import build_setup_sheet, setup_sheet_document
 
 LOW = PageSetup(dpi=40)  # layout is in mm and points: the same pages at any resolution

@@ -32,21 +32,13 @@ from wartable.core.errors import DataError
 from wartable.engine import odds, procedures
 from wartable.engine.rules import Game
 from wartable.maps.model import AreaMap, HexMap
-from wartable.printing import mapdraw
+from wartable.printing import areadraw
+from wartable.printing.blocks import Block, Heading, KeepTogether, Paragraph
 from wartable.printing.common import counter_cell
 from wartable.printing.counterart import Palette
-from wartable.printing.pages import (
-    Block,
-    Cell,
-    Column,
-    FlowDocument,
-    Heading,
-    KeepTogether,
-    PageSetup,
-    Paragraph,
-    Row,
-    Table,
-)
+from wartable.printing.flow import FlowDocument
+from wartable.printing.page import PageSetup
+from wartable.printing.tableblocks import Cell, Column, Row, Table
 
 __all__ = ["ChartEntry", "chart_entries", "charts_document"]
 
@@ -397,8 +389,8 @@ def terrain_key(game: Game) -> list[ChartEntry]:
                           rows, size_pt=9)
         elif isinstance(board, AreaMap):
             land = sum(1 for s in board.spaces.values() if s.kind == "land")
-            rows = [Row((Cell("Land territory", swatch=mapdraw.LAND, bold=True), Cell(str(land)))),
-                    Row((Cell("Sea zone", swatch=mapdraw.SEA, bold=True),
+            rows = [Row((Cell("Land territory", swatch=areadraw.LAND, bold=True), Cell(str(land)))),
+                    Row((Cell("Sea zone", swatch=areadraw.SEA, bold=True),
                          Cell(str(len(board.spaces) - land))))]
             table = Table([Column("Space", 1.0), Column("Count", 1.0, align="c")], rows, size_pt=9)
         else:

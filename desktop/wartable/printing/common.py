@@ -13,7 +13,7 @@ from wartable.maps.model import BOX_PREFIX, AreaMap, BoardMap, HexMap
 from wartable.model.definition import GameDefinition, Side
 from wartable.printing.counterart import Palette, factor_text
 from wartable.printing.mapdraw import counter_image
-from wartable.printing.pages import CellImage
+from wartable.printing.tableblocks import CellImage
 
 LocationKind = Literal["hex", "area", "box", "region", "free"]
 

@@ -11,7 +11,7 @@ caller's business (`wartable.persistence`), as printing sits beside it in the la
     export_map(board, "map.pdf", paper_name="letter")      # from map_export
 
 Pages are lossless; ``lossless=False`` (the default) lets a page that would exceed
-`pages.PAGE_BUDGET` (a map-heavy page) be stored in 256 colours to stay small enough to
+`output.PAGE_BUDGET` (a map-heavy page) be stored in 256 colours to stay small enough to
 e-mail.
 """
 
@@ -23,18 +23,10 @@ from wartable.engine.rules import Game
 from wartable.model.state import GameState
 from wartable.printing.charts import charts_document
 from wartable.printing.counterart import Palette
+from wartable.printing.flow import Progress
 from wartable.printing.map_export import export_map
-from wartable.printing.pages import (
-    PAGE_BUDGET,
-    Cancelled,
-    Output,
-    PageSetup,
-    PrintCancelled,
-    Progress,
-    Report,
-    paper,
-    write_document,
-)
+from wartable.printing.output import PAGE_BUDGET, Output, write_document
+from wartable.printing.page import Cancelled, PageSetup, PrintCancelled, Report, paper
 from wartable.printing.position_sheet import position_document
 from wartable.printing.setup_sheet import setup_sheet_document
 

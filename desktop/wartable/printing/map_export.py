@@ -35,21 +35,18 @@ from PIL import Image
 
 from wartable.core.errors import WartableError
 from wartable.maps.model import BoardMap, Bounds, HexMap
-from wartable.printing import mapdraw
-from wartable.printing.pages import (
+from wartable.printing import areadraw, mapdraw
+from wartable.printing.flow import Progress
+from wartable.printing.output import PAGE_BUDGET, Output, compact, write_document
+from wartable.printing.page import (
     INK,
     MUTED,
-    PAGE_BUDGET,
     Cancelled,
-    Output,
     Page,
     PageSetup,
-    Progress,
     Report,
-    compact,
     line_height,
     paper,
-    write_document,
 )
 
 __all__ = ["TiledMap", "export_map", "export_map_png", "parse_region", "tiled_map_document"]
@@ -129,7 +126,7 @@ def export_map_png(board: BoardMap, path: str | os.PathLike[str], *, region: Bou
     progress = Progress(report, cancelled)
     region = region or board.bounds()
     k = mapdraw.mm_per_unit(board, hex_mm) * dpi / 25.4  # pixels per map unit
-    w, h = mapdraw.image_size(region, k)
+    w, h = areadraw.image_size(region, k)
     if w * h > MAX_PNG_PIXELS:
         raise WartableError(
             f"A {w} x {h} pixel image is too big to write; lower --dpi (now {dpi}) or export "
@@ -188,7 +185,7 @@ def _row_name(r: int) -> str:
 
 
 class TiledMap:
-    """A map cut into overlapping page tiles (a `pages.Document`)."""
+    """A map cut into overlapping page tiles (a `blocks.Document`)."""
 
     def __init__(self, board: BoardMap, setup: PageSetup | None = None, *,
                  region: Bounds | None = None, hex_mm: float | None = None,

@@ -19,7 +19,6 @@ an area map's typical space is `DEFAULT_SPACE_MM` across.
 from __future__ import annotations
 
 import math
-import statistics
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -31,9 +30,19 @@ from shapely.ops import unary_union  # type: ignore[import-untyped,unused-ignore
 
 from wartable.maps.model import AreaMap, BoardMap, Bounds, HexMap, OffMapBox
 from wartable.model.definition import Side, UnitType
+from wartable.printing.areadraw import (
+    SUPERSAMPLE,
+    area_base,
+    box_title_size,
+    draw_boxes,
+    image_size,
+    rgba,
+    typical_space,
+)
 from wartable.printing.counter_pil import render_counter_pil
 from wartable.printing.counterart import Palette, counter_primitives, visual_key
 from wartable.printing.fonts import font
+from wartable.printing.maprender import render_hex_map
 
 __all__ = [
     "DEFAULT_COUNTER_MM", "DEFAULT_HEX_MM", "DEFAULT_SPACE_MM", "Mark", "MapPiece",
@@ -48,12 +57,6 @@ AREA_COUNTER_FRACTION = 46.0 / 160.0  # counter side / typical space (the app's 
 STACK_STEP = 0.07  # offset per counter in a stack, as a share of the counter side
 STACK_SHOWN = 4
 
-SUPERSAMPLE = 2
-LAND = "#e8dcb4"
-SEA = "#a9c7e3"
-BOX_FILL = "#f2ecdc"
-EDGE = "#6f6a58"
-INK = "#2b2b2b"
 
 
 class CounterDefinition(Protocol):
@@ -95,12 +98,6 @@ class Mark:
 def hex_across(board: HexMap) -> float:
     """Centre-to-centre distance of neighbouring hexes (flats), in map units."""
     return math.sqrt(3.0) * board.layout.size_x
-
-
-def typical_space(board: AreaMap) -> float:
-    sizes = [math.sqrt(float(s.polygon.area)) for s in board.spaces.values()]
-    sizes = [s for s in sizes if s > 0]
-    return statistics.median(sizes) if sizes else 1.0
 
 
 def mm_per_unit(board: BoardMap, hex_mm: float | None = None) -> float:
@@ -148,12 +145,6 @@ def location_bounds(board: BoardMap, locations: Iterable[str], pad: float = 0.0)
             min(mx1, max(xs) + pad), min(my1, max(ys) + pad))
 
 
-def image_size(region: Bounds, px_per_unit: float) -> tuple[int, int]:
-    x0, y0, x1, y1 = region
-    return (max(1, math.ceil((x1 - x0) * px_per_unit - 1e-6)),
-            max(1, math.ceil((y1 - y0) * px_per_unit - 1e-6)))
-
-
 # --- counters ------------------------------------------------------------------------------
 
 
@@ -183,11 +174,6 @@ def _hashable(v: Any) -> Any:
 # --- drawing -------------------------------------------------------------------------------
 
 
-def _rgba(c: str, a: int = 255) -> tuple[int, int, int, int]:
-    c = c.lstrip("#")
-    return (int(c[0:2], 16), int(c[2:4], 16), int(c[4:6], 16), a)
-
-
 def draw_map(
     board: BoardMap,
     region_bounds: Bounds | None,
@@ -211,14 +197,14 @@ def draw_map(
     if isinstance(board, HexMap):
         img = _hex_base(board, region, px_per_unit, labels)
     elif isinstance(board, AreaMap):
-        img = _area_base(board, region, px_per_unit, w, h, labels)
+        img = area_base(board, region, px_per_unit, w, h, labels)
     else:
         img = Image.new("RGB", (w, h), "white")
     if img.size != (w, h):
         fixed = Image.new("RGB", (w, h), "white")
         fixed.paste(img, (0, 0))
         img = fixed
-    _boxes(img, board.boxes, region, px_per_unit)
+    draw_boxes(img, board.boxes, region, px_per_unit)
     if pieces and definition is not None:
         _pieces(img, board, pieces, definition, region, px_per_unit, palette)
     if marks:
@@ -227,93 +213,8 @@ def draw_map(
 
 
 def _hex_base(board: HexMap, region: Bounds, k: float, labels: bool | None) -> Image.Image:
-    from wartable.printing.maprender import render_hex_map
-
     return render_hex_map(board, scale=k * hex_across(board), crop=region, title="", margin=0,
                           labels=labels)
-
-
-def _area_base(board: AreaMap, region: Bounds, k: float, w: int, h: int,
-               labels: bool | None) -> Image.Image:
-    ss = SUPERSAMPLE
-    x0, y0 = region[0], region[1]
-    img = Image.new("RGB", (w * ss, h * ss), _rgba(SEA)[:3])
-    d = ImageDraw.Draw(img)
-
-    def p(x: float, y: float) -> tuple[float, float]:
-        return ((x - x0) * k * ss, (y - y0) * k * ss)
-
-    def polys(g: Any) -> list[Polygon]:
-        return list(g.geoms) if g.geom_type == "MultiPolygon" else [g]
-
-    rx0, ry0, rx1, ry1 = region
-    edge_w = max(1, round(k * ss * typical_space(board) * 0.006))
-    shown = [s for s in board.spaces.values()
-             if s.polygon.bounds[0] <= rx1 and s.polygon.bounds[2] >= rx0
-             and s.polygon.bounds[1] <= ry1 and s.polygon.bounds[3] >= ry0]
-    for kind in ("sea", "land"):
-        for s in shown:
-            if s.kind != kind:
-                continue
-            for poly in polys(s.polygon):
-                d.polygon([p(x, y) for x, y in poly.exterior.coords],
-                          fill=_rgba(LAND if kind == "land" else SEA)[:3])
-                for hole in poly.interiors:
-                    d.polygon([p(x, y) for x, y in hole.coords], fill=_rgba(SEA)[:3])
-    for s in shown:
-        for poly in polys(s.polygon):
-            for ring in (poly.exterior, *poly.interiors):
-                d.line([p(x, y) for x, y in ring.coords], fill=_rgba(EDGE)[:3], width=edge_w,
-                       joint="curve")
-    size = k * ss * typical_space(board) * 0.09
-    if labels is not False and size >= 7 * ss:
-        for s in shown:
-            # Fit the name to its space's width (small islands and thin states get a
-            # smaller name; below legibility it is left out).
-            part = s.largest_polygon()
-            room = (part.bounds[2] - part.bounds[0]) * k * ss * 0.95
-            fsize = size
-            width = font(fsize, bold=True, condensed=True).getlength(s.name)
-            if width > room:
-                fsize = size * room / width
-            if fsize < 6 * ss:
-                continue
-            f = font(fsize, bold=True, condensed=True)
-            d.text(p(*s.label_point), s.name, font=f, fill=_rgba(INK)[:3], anchor="mm",
-                   stroke_width=max(1, round(fsize / 9)), stroke_fill=(255, 255, 255))
-        small = font(size * 0.75, condensed=True)
-        ids = {s.id for s in shown}
-        for pl in board.places:
-            sp = board.spaces.get(pl.hex_or_space)
-            if sp is None or sp.id not in ids:
-                continue
-            x, y = p(*sp.label_point)
-            d.text((x, y + size * 1.1), pl.name, font=small, fill=_rgba(INK)[:3], anchor="mm")
-    return img.resize((w, h), Image.Resampling.LANCZOS)
-
-
-def _boxes(img: Image.Image, boxes: Iterable[OffMapBox], region: Bounds, k: float) -> None:
-    d = ImageDraw.Draw(img)
-    x0, y0 = region[0], region[1]
-    for b in boxes:
-        bx0, by0 = (b.x - x0) * k, (b.y - y0) * k
-        bx1, by1 = bx0 + b.w * k, by0 + b.h * k
-        if bx1 < 0 or by1 < 0 or bx0 > img.width or by0 > img.height:
-            continue
-        d.rectangle((bx0, by0, bx1, by1), fill=_rgba(BOX_FILL)[:3], outline=_rgba(INK)[:3],
-                    width=max(1, round(k * 0.04)))
-        size = _box_title_size(b, k)
-        d.text(((bx0 + bx1) / 2, by0 + size * 0.5), b.name, font=font(size, bold=True),
-               fill=_rgba(INK)[:3], anchor="ma")
-
-
-def _box_title_size(b: OffMapBox, k: float) -> float:
-    """The title's pixel size: a seventh of the box's height, shrunk to fit its width."""
-    size = max(6.0, b.h * k * 0.14)
-    width = font(size, bold=True).getlength(b.name)
-    if width > b.w * k * 0.92:
-        size = max(6.0, size * b.w * k * 0.92 / width)
-    return size
 
 
 def _pieces(img: Image.Image, board: BoardMap, pieces: Sequence[Any],
@@ -355,7 +256,7 @@ def _box_grid(img: Image.Image, box: OffMapBox, stack: Sequence[Any],
     """Counters in an off-map box: a grid under its title, as many as fit."""
     x0, y0 = (box.x - region[0]) * k, (box.y - region[1]) * k
     gap = max(1, round(size * 0.08))
-    top = y0 + _box_title_size(box, k) * 1.6
+    top = y0 + box_title_size(box, k) * 1.6
     cols = max(1, int((box.w * k - gap) // (size + gap)))
     rows = max(1, int((y0 + box.h * k - top) // (size + gap)))
     for i, p in enumerate(stack[:cols * rows]):
@@ -390,8 +291,8 @@ def _marks(img: Image.Image, board: BoardMap, marks: Sequence[Mark], region: Bou
         for part in parts:
             ring = [p(x, y) for x, y in part.exterior.coords]
             if m.tint:
-                d.polygon(ring, fill=_rgba(m.colour, m.tint))
-            d.line(ring, fill=_rgba(m.colour), width=width, joint="curve")
+                d.polygon(ring, fill=rgba(m.colour, m.tint))
+            d.line(ring, fill=rgba(m.colour), width=width, joint="curve")
         if m.label:
             if len(m.locations) == 1:
                 cx, cy = board.center(m.locations[0])
@@ -402,11 +303,11 @@ def _marks(img: Image.Image, board: BoardMap, marks: Sequence[Mark], region: Bou
             r = unit * 0.3
             if isinstance(board, AreaMap) and len(m.locations) == 1:
                 ty -= r * 2.2  # above the space's name, which sits on its label point
-            d.ellipse((tx - r, ty - r, tx + r, ty + r), fill=_rgba(m.colour),
-                      outline=_rgba("#ffffff"), width=max(1, round(r * 0.12)))
+            d.ellipse((tx - r, ty - r, tx + r, ty + r), fill=rgba(m.colour),
+                      outline=rgba("#ffffff"), width=max(1, round(r * 0.12)))
             size = r * (1.15 if len(m.label) <= 2 else 0.8)
             d.text((tx, ty), m.label, font=font(size, bold=True, condensed=len(m.label) > 2),
-                   fill=_rgba("#ffffff"), anchor="mm")
+                   fill=rgba("#ffffff"), anchor="mm")
     small = layer.resize(img.size, Image.Resampling.LANCZOS)
     base = img.convert("RGBA")
     base.alpha_composite(small)

@@ -22,6 +22,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 from wartable.core.hexgrid import Hex, hexside_endpoints
 from wartable.maps.model import AreaMap, HexMap
+from wartable.printing.areadraw import area_base, draw_boxes, image_size, typical_space
 from wartable.printing.counterart import find_font_file, mix, parse_colour
 
 __all__ = ["Overlay", "render_area_map", "render_hex_map", "render_shapes"]
@@ -441,11 +442,13 @@ def render_area_map(
     """An RGB image of an area map for `wartable map render`: the print renderer's drawing
     (`mapdraw.draw_map`: land and sea fills, borders, names, values), `scale` pixels across a
     typical space, with a title above."""
-    from wartable.printing.mapdraw import draw_map, typical_space
-
     if not (scale > 0 and math.isfinite(scale)):
         raise ValueError(f"scale must be a positive number of pixels per space, not {scale}")
-    body = draw_map(m, crop, scale / typical_space(m), labels=labels)
+    k = scale / typical_space(m)
+    region = crop or m.bounds()
+    w, h = image_size(region, k)
+    body = area_base(m, region, k, w, h, labels)
+    draw_boxes(body, m.boxes, region, k)
     head = title if title is not None else f"{m.title}  ({m.id}, version {m.version})"
     top = 28 if head else 0
     f = _font(16, bold=True)

@@ -28,6 +28,7 @@ from PIL import Image
 from wartable.engine.rules import Game
 from wartable.model.state import GameState, Piece
 from wartable.printing import mapdraw
+from wartable.printing.blocks import Block, Heading, ImageBlock, PageBreak, Paragraph, RunningHeader
 from wartable.printing.common import (
     Where,
     counter_cell,
@@ -38,20 +39,9 @@ from wartable.printing.common import (
     values_text,
 )
 from wartable.printing.counterart import Palette
-from wartable.printing.pages import (
-    Block,
-    Cell,
-    Column,
-    FlowDocument,
-    Heading,
-    ImageBlock,
-    PageBreak,
-    PageSetup,
-    Paragraph,
-    Row,
-    RunningHeader,
-    Table,
-)
+from wartable.printing.flow import FlowDocument
+from wartable.printing.page import PageSetup
+from wartable.printing.tableblocks import Cell, Column, Row, Table
 
 __all__ = ["PieceLine", "PositionSheet", "build_position_sheet", "position_document"]
 

@@ -46,6 +46,7 @@ from wartable.engine.rules import Game
 from wartable.maps.model import HexMap
 from wartable.model.definition import Scenario, Side
 from wartable.printing import mapdraw
+from wartable.printing.blocks import Block, Heading, ImageBlock, PageBreak, Paragraph, RunningHeader
 from wartable.printing.common import (
     Where,
     counter_cell,
@@ -57,22 +58,9 @@ from wartable.printing.common import (
     values_text,
 )
 from wartable.printing.counterart import Palette, mix
-from wartable.printing.pages import (
-    Block,
-    BoxCell,
-    BoxGrid,
-    Cell,
-    Column,
-    FlowDocument,
-    Heading,
-    ImageBlock,
-    PageBreak,
-    PageSetup,
-    Paragraph,
-    Row,
-    RunningHeader,
-    Table,
-)
+from wartable.printing.flow import FlowDocument
+from wartable.printing.page import PageSetup
+from wartable.printing.tableblocks import BoxCell, BoxGrid, Cell, Column, Row, Table
 
 __all__ = ["Arrival", "SetupGroup", "SetupSheet", "SetupUnit", "SideSetup", "TurnBox",
            "build_setup_sheet", "setup_sheet_document"]
