@@ -13,7 +13,7 @@ from wartable.engine.rules import Game
 from wartable.games import registry
 from wartable.model.values import freeze
 from wartable.persistence.gamedata import load_game
-from wartable.printing.charts import chart_entries, charts_document, table_chart
+from wartable.printing.charts import cards, chart_entries, charts_document, omitted, table_chart
 from wartable.printing.output import write_document
 from wartable.printing.page import Page, PageSetup
 
@@ -42,9 +42,15 @@ def test_every_game_prints_every_table_unit_and_step(game_id: str) -> None:
     keys = [e.key for e in entries]
     assert keys[:len(d.tables)] == list(d.tables)  # every data table, in data order
     assert "units" in keys and "sequence" in keys
-    doc = charts_document(game, setup=LOW, entries=entries)
+    # Printed: the player aid cards, every table on one unless the game omits it as a fact
+    # a player does not consult (issue 21: adjacency lists, box records, hex lists).
+    doc = charts_document(game, setup=LOW)
     text = drawn(doc)
-    for e in entries:
+    skip = omitted(game)
+    on_cards = [e for _, es in cards(game) for e in es]
+    assert {e.key for e in on_cards} >= {e.key for e in entries} - skip
+    for e in on_cards:
+        assert e.key not in skip
         assert e.title.split(" [")[0] in text, e.title
     for ut in d.unit_types.values():
         assert ut.name in text
@@ -59,7 +65,7 @@ def test_every_game_prints_every_table_unit_and_step(game_id: str) -> None:
                 assert b.result in text and b.range_text() in text
             for m in proc.modifiers:
                 assert m.text in text and f"{m.value:+d}" in text
-    for e in entries:
+    for e in on_cards:
         if e.provisional:
             assert "PROVISIONAL" in e.texts()
     assert doc.page_count() >= 1

@@ -130,6 +130,8 @@ class GameDefinition:
     enforcement: str = "enforced"  # or "assisted" (DESIGN.md, the games table)
     players: PlayerSetup | None = None  # commands and player-count splits (model/seats.py)
     piece_notes: tuple[PieceNote, ...] = ()  # the piece attributes players read
+    # How the tables are printed as player aid cards (raw; read by printing/charts.py).
+    player_aids: FrozenMap[str, Any] = field(default_factory=FrozenMap)
 
     def side(self, side_id: str) -> Side:
         for s in self.sides:
@@ -190,6 +192,7 @@ class GameDefinition:
             enforcement=enforcement,
             players=players,
             piece_notes=notes,
+            player_aids=freeze(r.opt_table("player_aids")),
         )
 
 

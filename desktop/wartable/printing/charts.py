@@ -25,15 +25,50 @@ Optional keys on any table: ``title``, ``rule``, ``note``, ``provisional``.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 from wartable.core.errors import DataError
-from wartable.engine import odds, procedures
+from wartable.engine import procedures
 from wartable.engine.rules import Game
 from wartable.maps.model import AreaMap, HexMap
 from wartable.printing import areadraw
-from wartable.printing.blocks import Block, Heading, KeepTogether, Paragraph
+from wartable.printing.blocks import (
+    Block,
+    Heading,
+    KeepTogether,
+    PageBreak,
+    Paragraph,
+    RunningHeader,
+)
+from wartable.printing.chartgrids import (
+    Options,
+    crt_grid,
+    grouped_records,
+    is_crt,
+    is_grouped_records,
+    is_roll_table,
+    is_series,
+    is_terrain_grid,
+    pivot_grid,
+    roll_grid,
+    series_grid,
+    terrain_grid,
+    terrain_ids,
+)
+from wartable.printing.chartparts import (
+    DAGGER,
+    META,
+    ChartEntry,
+    Names,
+    fmt,
+    head,
+    humanize,
+    names_of,
+    rule_ref,
+    scalar,
+    title_of,
+)
 from wartable.printing.common import counter_cell
 from wartable.printing.counterart import Palette
 from wartable.printing.flow import FlowDocument
@@ -42,83 +77,14 @@ from wartable.printing.tableblocks import Cell, Column, Row, Table
 
 __all__ = ["ChartEntry", "chart_entries", "charts_document"]
 
-META = ("id", "title", "rule", "note", "provisional", "source")
-PROVISIONAL_NOTE = ("Provisional: the rulebook does not give these values; they are ours and "
-                    "may be changed in the game data.")
-DAGGER = "†"
-
-
-class ChartEntry:
-    """One printed chart: its title, whether it is provisional, and its blocks."""
-
-    def __init__(self, key: str, title: str, blocks: list[Block], provisional: bool = False,
-                 kind: str = "table") -> None:
-        self.key = key
-        self.title = title
-        self.blocks = blocks
-        self.provisional = provisional
-        self.kind = kind
-
-    def texts(self) -> list[str]:
-        return [t for b in self.blocks for t in b.texts()]
-
-
-def humanize(key: str) -> str:
-    """A data key as a heading: "terrain_cost" -> "Terrain cost", "ipc" -> "IPC"."""
-    text = key.replace("_", " ").replace("-", " ").strip()
-    if len(text) <= 3 and text.isalpha():
-        return text.upper()
-    return text[:1].upper() + text[1:]
-
-
-def _rule(ref: Any) -> str:
-    r = str(ref or "").strip().removeprefix("[").removesuffix("]").strip()
-    return f"[{r}]" if r else ""
-
-
-def _title(key: str, d: Mapping[str, Any]) -> str:
-    t = d.get("title")
-    title = t if isinstance(t, str) and t else humanize(key)
-    r = _rule(d.get("rule"))
-    return f"{title} {r}" if r else title
-
-
-def _scalar(v: Any) -> bool:
-    return isinstance(v, str | int | float | bool) or v is None
-
-
-def _fmt(v: Any) -> str:
-    if isinstance(v, bool):
-        return "yes" if v else "no"
-    if v is None:
-        return "—"
-    if isinstance(v, float) and v.is_integer():
-        return str(int(v))
-    if isinstance(v, list | tuple):
-        return ", ".join(_fmt(x) for x in v)
-    if isinstance(v, Mapping):
-        return "; ".join(f"{k}: {_fmt(x)}" for k, x in v.items())
-    return str(v)
-
-
-def _head(title: str, provisional: bool, note: str, level: int = 2) -> list[Block]:
-    out: list[Block] = [Heading(title, level=level, badge="PROVISIONAL" if provisional else "")]
-    if provisional:
-        out.append(Paragraph(PROVISIONAL_NOTE + (f" {note}" if note else ""), 8.5,
-                             fill="#fdebd7"))
-    elif note:
-        out.append(Paragraph(note, 8.5, italic=True))
-    return out
-
-
 # --- the table shapes --------------------------------------------------------------------------
 
 
 def procedure_chart(key: str, raw: Mapping[str, Any]) -> ChartEntry:
     """A die-roll table with its modifiers, from the procedure data."""
     proc = procedures.Procedure.from_dict(raw if "id" in raw else {"id": key, **raw}, key)
-    title = proc.title + (f" {_rule(proc.rule)}" if proc.rule else "")
-    blocks = _head(title, proc.provisional, proc.note)
+    title = proc.title + (f" {rule_ref(proc.rule)}" if proc.rule else "")
+    blocks = head(title, proc.provisional, proc.note)
     how = f"Roll {proc.dice}"
     if proc.modifiers:
         how += ", add the modifiers that apply, and read the result on the modified total"
@@ -143,7 +109,7 @@ def procedure_chart(key: str, raw: Mapping[str, Any]) -> ChartEntry:
             who = "the game decides" if m.kind == "computed" else "players confirm"
             mark = f" {DAGGER}" if m.provisional else ""
             mod_rows.append(Row((Cell(value + mark, bold=True), Cell(when), Cell(who),
-                                 Cell(_rule(m.rule)))))
+                                 Cell(rule_ref(m.rule)))))
         blocks.append(KeepTogether([
             Paragraph("Die-roll modifiers", 9, bold=True, after_mm=0.8),
             Table([Column("DRM", fixed_mm=18.0, align="c"), Column("When", 3.0),
@@ -171,74 +137,45 @@ def procedure_chart(key: str, raw: Mapping[str, Any]) -> ChartEntry:
 
 
 def ladder_chart(key: str, raw: Mapping[str, Any]) -> ChartEntry:
-    """A combat results table: one column per odds (or differential) column, one row per
-    die roll."""
-    ladder_keys = ("kind", "columns", "below", "shift_from", "max_right", "max_left")
-    ladder = odds.ladder_from_dict({k: v for k, v in raw.items() if k in ladder_keys}, key)
-    labels = ladder.labels
-    dice = procedures.DiceSpec.parse(str(raw.get("dice", "1d6")), key, "dice")
-    rows_raw: list[tuple[str, Sequence[Any]]] = []
-    if "rows" in raw:
-        for i, r in enumerate(raw["rows"]):
-            if not isinstance(r, Mapping) or "results" not in r:
-                raise DataError(key, f"rows[{i}]", "expected a table with roll and results")
-            rows_raw.append((str(r.get("roll", i + dice.lowest)), r["results"]))
-    else:
-        for i, r in enumerate(raw.get("results", ())):
-            rows_raw.append((str(dice.lowest + i), r))
-    for i, (_, res) in enumerate(rows_raw):
-        if not isinstance(res, list | tuple) or len(res) != len(labels):
-            raise DataError(key, f"results[{i}]", f"expected {len(labels)} results, one per "
-                            "column")
-    title = _title(key, raw)
-    blocks = _head(title, bool(raw.get("provisional")), str(raw.get("note", "") or ""))
-    what = "Attack : defense odds" if isinstance(ladder, odds.OddsLadder) else \
-        "Attack minus defense"
-    blocks.append(Paragraph(f"{what}, rounded in the defender's favour; roll {dice}.", 9))
-    colw = max(9.0, min(18.0, 150.0 / max(1, len(labels))))
-    cols = [Column("Roll", fixed_mm=14.0, align="c")] + [
-        Column(lab, fixed_mm=colw, align="c") for lab in labels] + [Column("", 0.01)]
-    rows = [Row((Cell(roll, bold=True), *(Cell(_fmt(x)) for x in res), Cell("")))
-            for roll, res in rows_raw]
-    blocks = [KeepTogether([*blocks, Table(cols, rows, size_pt=9)])]
-    legend = raw.get("legend")
-    if isinstance(legend, Mapping) and legend:
-        blocks.append(Table([Column("Result", fixed_mm=20.0, align="c"), Column("Meaning", 1.0)],
-                            [Row((Cell(str(k), bold=True), Cell(_fmt(v))))
-                             for k, v in legend.items()], size_pt=8.5))
-    return ChartEntry(key, title, blocks, bool(raw.get("provisional")), "crt")
+    """A combat results table over an odds or differential ladder (`chartgrids.crt_grid`)."""
+    return crt_grid(key, raw)
 
 
-def values_chart(key: str, raw: Mapping[str, Any], game: Game) -> ChartEntry:
+def values_chart(key: str, raw: Mapping[str, Any], game: Game, opts: Options | None = None,
+                 names: Names | None = None) -> ChartEntry:
     """A table of values; keyed by terrain type, it becomes a terrain effects chart."""
     data = {k: v for k, v in raw.items() if k not in META}
-    terrains = _terrain_types(game)
+    terrains = terrain_ids(game)
     is_terrain = bool(data) and sum(k in terrains for k in data) * 2 >= len(data)
-    title = _title(key, raw)
-    blocks = _head(title, bool(raw.get("provisional")), str(raw.get("note", "") or ""))
+    title = title_of(key, {**raw, **(opts or {})})
+    blocks = head(title, bool(raw.get("provisional")), str(raw.get("note", "") or ""))
     rows = []
     for k, v in data.items():
         if is_terrain and k in terrains:
             t = terrains[k]
-            rows.append(Row((Cell(t.name, swatch=t.fill, bold=True), Cell(_fmt(v)))))
+            rows.append(Row((Cell(t.name, swatch=t.fill, bold=True), Cell(fmt(v, names)))))
         else:
-            rows.append(Row((Cell(humanize(str(k)), bold=True), Cell(_fmt(v)))))
-    first = "Terrain" if is_terrain else "Item"
-    blocks.append(Table([Column(first, 1.0), Column(humanize(key) if not is_terrain else
-                                                     "Value", 1.2)], rows, size_pt=9))
+            rows.append(Row((Cell(humanize(str(k)), bold=True), Cell(fmt(v, names)))))
+    o = opts or {}
+    first = "Terrain" if is_terrain else str(o.get("index", "Item"))
+    blocks.append(Table([Column(first, 1.0), Column(str(o.get("result", humanize(key) if not
+                                                              is_terrain else "Value")), 1.2)],
+                        rows, size_pt=9))
     return ChartEntry(key, title, [KeepTogether(blocks)] if len(rows) < 25 else blocks,
                       bool(raw.get("provisional")), "terrain" if is_terrain else "values")
 
 
-def records_chart(key: str, raw: Any, game: Game) -> ChartEntry:
+def records_chart(key: str, raw: Any, game: Game, opts: Options | None = None,
+                  names: Names | None = None) -> ChartEntry:
     """A table of tables (rows by key) or a list of tables: columns are their fields."""
     meta = raw if isinstance(raw, Mapping) else {}
     if isinstance(raw, Mapping):
         items = [(str(k), v) for k, v in raw.items() if k not in META]
     else:
         items = [("", v) for v in raw]
-    fields: list[str] = []
-    for _, rec in items:
+    opts = opts or {}
+    fields: list[str] = [str(f) for f in opts.get("fields", ())]
+    for _, rec in items if not fields else ():
         for f in rec:
             if f not in fields and f != "provisional":
                 fields.append(str(f))
@@ -250,14 +187,14 @@ def records_chart(key: str, raw: Any, game: Game) -> ChartEntry:
     for k, rec in items:
         mark = f" {DAGGER}" if rec.get("provisional") else ""
         any_prov = any_prov or bool(mark)
-        name = sides.get(k) or humanize(k)
+        name = sides.get(k) or (names or {}).get(k) or humanize(k)
         cells = ([Cell(name + mark, bold=True)] if keyed else []) + [
-            Cell(_fmt(rec.get(f, "")) + (mark if not keyed and i == 0 else ""))
+            Cell(fmt(rec.get(f, ""), names) + (mark if not keyed and i == 0 else ""))
             for i, f in enumerate(fields)]
         rows.append(Row(tuple(cells)))
-    title = _title(key, meta)
+    title = title_of(key, {**meta, **opts})
     provisional = bool(meta.get("provisional"))
-    blocks = _head(title, provisional, str(meta.get("note", "") or ""))
+    blocks = head(title, provisional, str(meta.get("note", "") or ""))
     table = Table(cols, rows, size_pt=8.5)
     blocks = [KeepTogether([*blocks, table])] if len(rows) < 25 else [*blocks, table]
     if any_prov:
@@ -268,8 +205,8 @@ def records_chart(key: str, raw: Any, game: Game) -> ChartEntry:
 
 def text_chart(key: str, raw: Any) -> ChartEntry:
     meta = raw if isinstance(raw, Mapping) else {}
-    title = _title(key, meta)
-    blocks = _head(title, bool(meta.get("provisional")), str(meta.get("note", "") or ""))
+    title = title_of(key, meta)
+    blocks = head(title, bool(meta.get("provisional")), str(meta.get("note", "") or ""))
     lines: list[str] = []
 
     def walk(v: Any, indent: int) -> None:
@@ -278,52 +215,55 @@ def text_chart(key: str, raw: Any) -> ChartEntry:
             for k, x in v.items():
                 if indent == 0 and k in META:
                     continue
-                if _scalar(x) or (isinstance(x, list | tuple) and all(_scalar(y) for y in x)):
-                    lines.append(f"{pad}{humanize(str(k))}: {_fmt(x)}")
+                if scalar(x) or (isinstance(x, list | tuple) and all(scalar(y) for y in x)):
+                    lines.append(f"{pad}{humanize(str(k))}: {fmt(x)}")
                 else:
                     lines.append(f"{pad}{humanize(str(k))}:")
                     walk(x, indent + 1)
         elif isinstance(v, list | tuple):
             for x in v:
-                if _scalar(x):
-                    lines.append(f"{pad}• {_fmt(x)}")
+                if scalar(x):
+                    lines.append(f"{pad}• {fmt(x)}")
                 else:
                     lines.append(f"{pad}•")
                     walk(x, indent + 1)
         else:
-            lines.append(f"{pad}{_fmt(v)}")
+            lines.append(f"{pad}{fmt(v)}")
 
     walk(raw, 0)
     blocks.append(Paragraph("\n".join(lines), 8.5))
     return ChartEntry(key, title, blocks, bool(meta.get("provisional")), "text")
 
 
-def _terrain_types(game: Game) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for board in game.maps.values():
-        if isinstance(board, HexMap):
-            for tid, t in board.terrain_types.items():
-                out.setdefault(tid, t)
-    return out
-
-
-def table_chart(key: str, raw: Any, game: Game) -> ChartEntry:
-    """The chart of one data table, by its shape."""
+def table_chart(key: str, raw: Any, game: Game, opts: Options | None = None,
+                names: Names | None = None) -> ChartEntry:
+    """The chart of one data table, by its shape (`opts`: a `[player_aids]` entry)."""
+    opts = opts or {}
     if isinstance(raw, Mapping):
+        if "pivot" in opts and "rows" in opts:
+            return pivot_grid(key, raw, opts, names)
         if "dice" in raw and "bands" in raw:
             return procedure_chart(key, raw)
-        if raw.get("kind") in ("odds", "differential") and "columns" in raw:
-            return ladder_chart(key, raw)
+        if is_crt(raw):
+            return crt_grid(key, raw, opts)
+        if is_roll_table(raw):
+            return roll_grid(key, raw, opts, names)
+        if is_terrain_grid(raw, game):
+            return terrain_grid(key, raw, game, opts)
+        if is_series(raw):
+            return series_grid(key, raw, opts, names)
         data = {k: v for k, v in raw.items() if k not in META}
-        if data and all(_scalar(v) or (isinstance(v, list | tuple) and all(_scalar(x) for x in v))
+        if data and all(scalar(v) or (isinstance(v, list | tuple) and all(scalar(x) for x in v))
                         for v in data.values()):
-            return values_chart(key, raw, game)
-        if data and all(isinstance(v, Mapping) and all(_scalar(x) or isinstance(x, list | tuple)
+            return values_chart(key, raw, game, opts, names)
+        if data and all(isinstance(v, Mapping) and all(scalar(x) or isinstance(x, list | tuple)
                                                        for x in v.values())
                         for v in data.values()):
-            return records_chart(key, raw, game)
+            return records_chart(key, raw, game, opts, names)
+        if is_grouped_records(raw):
+            return grouped_records(key, raw, opts, names)
     elif isinstance(raw, list | tuple) and raw and all(isinstance(v, Mapping) for v in raw):
-        return records_chart(key, raw, game)
+        return records_chart(key, raw, game, opts, names)
     return text_chart(key, raw)
 
 
@@ -334,40 +274,61 @@ EXTRA_COLUMNS = 6  # game-specific unit values per table
 
 
 def unit_chart(game: Game, palette: Palette = "standard", counter_mm: float = 12.7) -> ChartEntry:
+    """Every unit type with its counter and values. ``[player_aids] unit_fields`` names the
+    further values a player consults (default: all but notes); a unit's ``note`` prints as a
+    footnote and a ``provisional`` one is marked."""
     d = game.definition
     used: dict[str, str] = {}
     for sc in d.scenarios.values():
         for pl in sc.setup:
             used.setdefault(pl.type, pl.side)
-    extras: list[str] = []
-    for ut in d.unit_types.values():
-        for k in ut.extra:
-            if k not in extras:
-                extras.append(k)
-    cols = [Column("Counter", fixed_mm=max(counter_mm + 3.0, 17.0)), Column("Unit", 1.4),
-            Column("Symbol", 1.0), Column("Size", fixed_mm=12.0, align="c"),
-            Column("Factors", fixed_mm=18.0, align="c"), Column("Move", fixed_mm=13.0, align="c")]
+    chosen = d.player_aids.get("unit_fields")
+    extras: list[str] = [str(k) for k in chosen] if chosen is not None else []
+    if chosen is None:
+        for ut in d.unit_types.values():
+            extras += [k for k in ut.extra if k not in extras and k not in ("note", "provisional")]
+    first, more = extras[:EXTRA_COLUMNS - 2], extras[EXTRA_COLUMNS - 2:]
+    sized = any(ut.size for ut in d.unit_types.values())
+    cols = [Column("Counter", fixed_mm=max(counter_mm + 3.0, 17.0)), Column("Unit", 1.6),
+            *([Column("Size", fixed_mm=12.0, align="c")] if sized else []),
+            Column("Factors", fixed_mm=18.0, align="c"),
+            Column("Move", fixed_mm=13.0, align="c")] + [
+        Column(humanize(k), 1.0, align="c") for k in first]
     rows = []
+    notes: list[str] = []
     for ut in d.unit_types.values():
         side = used.get(ut.id, d.sides[0].id)
         img = counter_cell(game, ut.id, side, {}, counter_mm, palette)
-        rows.append(Row((Cell(images=(img,)), Cell(ut.name, bold=True),
-                         Cell(humanize(ut.symbol)), Cell(ut.size or "—"),
+        mark = f" {DAGGER}" if ut.extra.get("provisional") else ""
+        note = str(ut.extra.get("note", "") or "")
+        if note:
+            notes.append(f"{ut.name}: {note}")
+            mark += f" ({len(notes)})"
+        rows.append(Row((Cell(images=(img,)),
+                         Cell(ut.name + mark, bold=True),
+                         *([Cell(ut.size or "—")] if sized else []),
                          Cell("-".join(str(f) for f in ut.factors) or "—"),
-                         Cell(str(ut.movement) if ut.movement else "—"))))
-    blocks: list[Block] = [Heading("Unit statistics", 2),
+                         Cell(str(ut.movement) if ut.movement else "—"),
+                         *(Cell(fmt(ut.extra.get(k, "—"))) for k in first))))
+    blocks: list[Block] = [Heading("Unit chart", 2),
                            Paragraph("Each counter as printed (factors left to right, then "
-                                     "movement), with the side that uses it.", 9),
+                                     "movement), with its values.", 9),
                            Table(cols, rows, size_pt=9)]
     # Further values in tables of a few columns each, so names and values stay readable
-    # however many a game defines (Axis & Allies has over twenty).
-    for i in range(0, len(extras), EXTRA_COLUMNS):
-        part = extras[i:i + EXTRA_COLUMNS]
-        blocks.append(Table([Column("Unit", 1.4)] + [Column(humanize(k), 1.0) for k in part],
-                            [Row((Cell(ut.name, bold=True),
-                                  *(Cell(_fmt(ut.extra.get(k, ""))) for k in part)))
-                             for ut in d.unit_types.values()], size_pt=9))
-    return ChartEntry("units", "Unit statistics", blocks, kind="units")
+    # however many a game defines.
+    for i in range(0, len(more), EXTRA_COLUMNS):
+        part = more[i:i + EXTRA_COLUMNS]
+        blocks.append(KeepTogether([Table(
+            [Column("Unit", 1.4)] + [Column(humanize(k), 1.0, align="c") for k in part],
+            [Row((Cell(ut.name, bold=True), *(Cell(fmt(ut.extra.get(k, "—"))) for k in part)))
+             for ut in d.unit_types.values()], size_pt=9)]))
+    if any(ut.extra.get("provisional") for ut in d.unit_types.values()):
+        notes.insert(0, f"{DAGGER} Provisional values: ours, the rulebook does not give them.")
+    if notes:
+        blocks.append(Paragraph("\n".join(f"({i}) {n}" if not n.startswith(DAGGER) else n
+                                          for i, n in enumerate(notes, 0 if notes[0].startswith(
+                                              DAGGER) else 1)), 8))
+    return ChartEntry("units", "Unit chart", blocks, kind="units")
 
 
 def terrain_key(game: Game) -> list[ChartEntry]:
@@ -408,26 +369,47 @@ def terrain_key(game: Game) -> list[ChartEntry]:
     return out
 
 
+def _names_in_turn(names: list[str]) -> str:
+    """"Germany turn", "Japan turn" -> "Germany, Japan turns, each in turn"."""
+    words = [n.split(" ") for n in names]
+    tail = words[0][-1] if all(len(w) > 1 and w[-1] == words[0][-1] for w in words) else ""
+    short = [" ".join(w[:-1]) if tail else " ".join(w) for w in words]
+    return ", ".join(short) + (f" {tail}s" if tail else "") + ", each in turn"
+
+
 def sequence_chart(game: Game) -> ChartEntry:
-    rows: list[Row] = []
-    seen: set[str] = set()
+    """The sequence of play as a numbered outline: phases 1, 2 …, their steps 1.1, 1.2 …,
+    each with what to do, when it happens and its rule. Consecutive phases with the same
+    steps (each power's turn) print once, under all their names."""
     d = game.definition
+    groups: list[list[Any]] = []
+    seen: set[str] = set()
     for ph in d.sequence.phases:
-        name = ph.name
-        if name in seen:
+        if ph.name in seen:
             continue
-        seen.add(name)
-        note = _rule(ph.rule) + (f" (when {ph.condition.replace('_', ' ')})" if ph.condition
-                                 else "")
-        rows.append(Row(group=name, group_note=note.strip()))
-        for st in ph.steps:
+        seen.add(ph.name)
+        sig = tuple((s.name, s.prompt, s.condition, s.rule) for s in ph.steps)
+        if groups and groups[-1][0] == sig and groups[-1][1][0].rule == ph.rule:
+            groups[-1][1].append(ph)
+        else:
+            groups.append([sig, [ph]])
+    long_rules = any(len(rule_ref(s.rule)) > 12 for ph in d.sequence.phases for s in ph.steps)
+    rows: list[Row] = []
+    for n, (_, phases) in enumerate(groups, 1):
+        ph = phases[0]
+        name = ph.name if len(phases) == 1 else _names_in_turn([p.name for p in phases])
+        note = rule_ref(ph.rule) + (f" (when {ph.condition.replace('_', ' ')})" if ph.condition
+                                    else "")
+        rows.append(Row(group=f"{n}. {name}", group_note=note.strip()))
+        for m, st in enumerate(ph.steps, 1):
             cond = f"only if {st.condition.replace('_', ' ')}" if st.condition else ""
-            rows.append(Row((Cell(st.name, bold=True), Cell(st.prompt or ""), Cell(cond),
-                             Cell(_rule(st.rule)))))
+            rows.append(Row((Cell(f"{n}.{m}", bold=True), Cell(st.name, bold=True),
+                             Cell(st.prompt or ""), Cell(cond), Cell(rule_ref(st.rule)))))
+    rule_col = (Column("Rule", 1.1) if long_rules else Column("Rule", fixed_mm=15.0, align="c"))
     blocks: list[Block] = [Heading("Sequence of play", 2),
-                           Table([Column("Step", 1.0), Column("What to do", 2.6),
-                                  Column("Condition", 1.0),
-                                  Column("Rule", fixed_mm=15.0, align="c")], rows, size_pt=8.5)]
+                           Table([Column("", fixed_mm=9.0), Column("Step", 1.0),
+                                  Column("What to do", 2.6), Column("Condition", 1.0),
+                                  rule_col], rows, size_pt=8.5)]
     return ChartEntry("sequence", "Sequence of play", blocks, kind="sequence")
 
 
@@ -435,18 +417,99 @@ def options_chart(game: Game) -> ChartEntry | None:
     opts = game.definition.options
     if not opts:
         return None
-    rows = [Row((Cell(o.name, bold=True), Cell(o.description), Cell(_fmt(o.default)),
-                 Cell(_rule(o.rule)))) for o in opts]
+    rows = [Row((Cell(o.name, bold=True), Cell(o.description), Cell(fmt(o.default)),
+                 Cell(rule_ref(o.rule)))) for o in opts]
     blocks: list[Block] = [Heading("Optional rules", 2),
                            Table([Column("Option", 1.0), Column("Effect", 2.5),
                                   Column("Default", fixed_mm=16.0, align="c"),
-                                  Column("Rule", fixed_mm=15.0, align="c")], rows, size_pt=8.5)]
+                                  Column("Rule", 1.0) if any(len(rule_ref(o.rule)) > 12
+                                                             for o in opts)
+                                  else Column("Rule", fixed_mm=15.0, align="c")],
+                                 rows, size_pt=8.5)]
     return ChartEntry("options", "Optional rules", blocks, kind="options")
 
 
+FIXED = ("@units", "@terrain", "@sequence", "@options")  # the charts not from a table
+
+
+def _fixed(game: Game, name: str, palette: Palette) -> list[ChartEntry]:
+    if name == "@units":
+        return [unit_chart(game, palette)]
+    if name == "@terrain":
+        return terrain_key(game)
+    if name == "@sequence":
+        return [sequence_chart(game)]
+    opt = options_chart(game)
+    return [opt] if opt is not None else []
+
+
+def _aids(game: Game) -> Mapping[str, Any]:
+    return game.definition.player_aids
+
+
+def omitted(game: Game) -> set[str]:
+    """The tables a player does not consult (``[player_aids] omit``): not printed."""
+    omit = _aids(game).get("omit", ())
+    unknown = [k for k in omit if k not in game.definition.tables]
+    if unknown:
+        raise DataError(game.definition.id, "player_aids.omit", f"no table {unknown[0]!r}")
+    return set(omit)
+
+
+def _items(card: Mapping[str, Any], where: str) -> list[tuple[str, Mapping[str, Any]]]:
+    out: list[tuple[str, Mapping[str, Any]]] = []
+    for i, item in enumerate(card.get("charts", ())):
+        if isinstance(item, str):
+            out.append((item, {}))
+        elif isinstance(item, Mapping) and isinstance(item.get("table"), str):
+            out.append((item["table"], item))
+        else:
+            raise DataError(where, f"charts[{i}]", "expected a table id or "
+                            "{ table = ..., options }")
+    return out
+
+
+def cards(game: Game, palette: Palette = "standard") -> list[tuple[str, list[ChartEntry]]]:
+    """The player aid cards, in print order: (card title, its charts).
+
+    A game's ``[player_aids]`` groups its tables (and the fixed charts "@units",
+    "@terrain", "@sequence", "@options") into titled ``cards``, with print options per
+    table (see `chartgrids`); the tables it does not name, and does not ``omit``, follow on
+    a last card, so nothing a player may need is dropped. Without ``[player_aids]`` every
+    table prints in data order on one card.
+    """
+    d = game.definition
+    names = names_of(game)
+    skip = omitted(game)
+    out: list[tuple[str, list[ChartEntry]]] = []
+    placed: set[str] = set()
+    for n, card in enumerate(_aids(game).get("cards", ())):
+        where = f"player_aids.cards[{n}]"
+        entries: list[ChartEntry] = []
+        for key, opts in _items(card, where):
+            if key in FIXED:
+                entries.extend(_fixed(game, key, palette))
+            elif key in d.tables:
+                entries.append(table_chart(key, d.tables[key], game, opts, names))
+            else:
+                raise DataError(d.id, where, f"no table {key!r}")
+            placed.add(key)
+        out.append((str(card.get("title", f"Card {n + 1}")), entries))
+    rest = [table_chart(str(k), v, game, None, names) for k, v in d.tables.items()
+            if k not in placed and k not in skip]
+    for name in FIXED:
+        if name not in placed:
+            rest.extend(_fixed(game, name, palette))
+    if rest:
+        out.append(("Charts and tables" if not out else "Other tables", rest))
+    return out
+
+
 def chart_entries(game: Game, palette: Palette = "standard") -> list[ChartEntry]:
-    """Every chart of a game, in print order."""
-    out = [table_chart(str(k), v, game) for k, v in game.definition.tables.items()]
+    """Every chart the game's data can print, tables first in data order (omitted ones too,
+    for checking), then the fixed charts."""
+    names = names_of(game)
+    out = [table_chart(str(k), v, game, None, names) for k, v in game.definition.tables.items()]
     out.append(unit_chart(game, palette))
     out.extend(terrain_key(game))
     out.append(sequence_chart(game))
@@ -459,16 +522,29 @@ def chart_entries(game: Game, palette: Palette = "standard") -> list[ChartEntry]
 def charts_document(game: Game, *, setup: PageSetup | None = None,
                     palette: Palette = "standard",
                     entries: list[ChartEntry] | None = None) -> FlowDocument:
+    """The player aid cards, each starting a page, under the game's title."""
     d = game.definition
-    entries = entries if entries is not None else chart_entries(game, palette)
-    blocks: list[Block] = [Heading(f"{d.title}: charts and tables", level=1)]
-    prov = [e.title for e in entries if e.provisional]
-    intro = f"{len(entries)} charts from the game data (version {d.data_version})."
+    if entries is not None:
+        skip = omitted(game)
+        groups = [("Charts and tables", [e for e in entries if e.key not in skip])]
+    else:
+        groups = cards(game, palette)
+    shown = [e for _, es in groups for e in es]
+    blocks: list[Block] = [Heading(f"{d.title}: player aids", level=1)]
+    prov = [e.title for e in shown if e.provisional]
+    intro = (f"{len(groups)} player aid card{'s' if len(groups) != 1 else ''}, "
+             f"{len(shown)} charts from the game data (version {d.data_version}).")
     if prov:
         intro += (f" {len(prov)} marked PROVISIONAL hold our values where the rulebook's are "
                   "missing: " + ", ".join(prov) + ".")
     blocks.append(Paragraph(intro, 9))
-    for e in entries:
-        blocks.extend(e.blocks)
-    return FlowDocument(f"{d.title} — charts", blocks, setup or PageSetup(),
-                        subtitle="Charts and tables")
+    for n, (title, es) in enumerate(groups):
+        if n:
+            blocks.append(PageBreak())
+        if len(groups) > 1:
+            blocks.append(Heading(f"Player aid card {n + 1}: {title}", level=1))
+        blocks.append(RunningHeader(title))
+        for e in es:
+            blocks.extend(e.blocks)
+    return FlowDocument(f"{d.title} — player aids", blocks, setup or PageSetup(),
+                        subtitle="Player aids")

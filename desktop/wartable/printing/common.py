@@ -62,7 +62,7 @@ def locate(game: Game, loc: str) -> Where:
     if text.casefold().startswith(REGION_PREFIX):
         name = text[len(REGION_PREFIX):].strip()
         for map_id, board in game.maps.items():
-            hexes = _region_locations(board, name)
+            hexes = region_hexes(board, name)
             if hexes:
                 return Where("region", loc, f"Anywhere in {name}",
                              f"{len(hexes)} hexes of {name}", map_id, hexes)
@@ -92,13 +92,14 @@ def locate(game: Game, loc: str) -> Where:
 def region_locations(game: Game, name: str) -> tuple[str | None, tuple[str, ...]]:
     """The map and hexes of a named region ((None, ()) when no map has it)."""
     for map_id, board in game.maps.items():
-        hexes = _region_locations(board, name)
+        hexes = region_hexes(board, name)
         if hexes:
             return map_id, hexes
     return None, ()
 
 
-def _region_locations(board: BoardMap, name: str) -> tuple[str, ...]:
+def region_hexes(board: BoardMap, name: str) -> tuple[str, ...]:
+    """The hexes (or the space) of a named region on one map."""
     want = name.casefold()
     if isinstance(board, HexMap):
         return tuple(sorted(board.label_of(h) for h, info in board.hexes.items()

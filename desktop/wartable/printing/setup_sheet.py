@@ -4,14 +4,17 @@ Per side, a sheet holds:
 
 1. the scenario's title, description and turns, and the side's setup notes;
 2. a map excerpt per map with every setup location marked by its number (hexes and spaces
-   outlined in red, free-placement regions tinted blue, reinforcement entry points green
-   with "R<turn>");
+   outlined in red, set-up zones and free-placement regions tinted violet, reinforcement
+   entry points green with "R<turn>"; off-map boxes are named in the table only);
 3. the setup table, grouped by location and sorted as a player sets up (map by map, hexes
    in label order, then regions, boxes and free placements): each unit's counter at true
    size, its designation, type, printed values and count, with a box to tick;
 4. reinforcements by turn (the same rows, where they enter) and written schedules;
 5. replacements by turn;
-6. the turn record track, each turn's box noting the side's arrivals and replacements.
+6. the turn record track, each turn's box noting the side's arrivals and replacements
+   (none for a scenario without a turn limit).
+
+Units that differ only by their designation share one row ("I, II, III … ×32").
 
 Counters are drawn by `counterart` / `counter_pil`, the board's own renderer, at the size
 they have on the printed map (`mapdraw.counter_mm`: 1/2 inch on a 17.6 mm hex by default),
@@ -29,8 +32,12 @@ Data conventions (a game's TOML; nothing here is game specific):
 - ``Scenario.vars``: ``setup_notes`` (a text, or a table side id -> text or list of texts),
   ``reinforcements`` and ``replacements`` (lists of tables ``{side, turn, text}``; a
   replacement entry may give ``from_turn``/``to_turn`` instead of ``turn``), ``turn_names``
-  (a table "turn" -> name, or a list from the first turn: "Jun I 41"...). Shapes other than
-  these are ignored, so a game may keep other data under the same names.
+  (a table "turn" -> name, or a list from the first turn: "Jun I 41"...), ``open_ended =
+  true`` (no turn limit: no turn track is printed), ``setup_zones`` (a free set-up: a list of
+  ``{side, from, types?, name, map, regions, boxes?, limit, rule}``; the units placed in the
+  pool ``from`` (of ``types``, when given) are listed under the zone, whose regions are tinted
+  on the map excerpt, with the limit and the rule). Shapes other than these are ignored, so
+  a game may keep other data under the same names.
 """
 
 from __future__ import annotations
@@ -52,6 +59,7 @@ from wartable.printing.common import (
     counter_cell,
     locate,
     plural,
+    region_hexes,
     region_locations,
     setup_order,
     sides_of,
@@ -66,7 +74,7 @@ __all__ = ["Arrival", "SetupGroup", "SetupSheet", "SetupUnit", "SideSetup", "Tur
            "build_setup_sheet", "setup_sheet_document"]
 
 MARK_FIXED = "#c01818"
-MARK_REGION = "#1f5fbf"
+MARK_REGION = "#8a2be2"  # violet: apart from the map's blue rivers and magenta borders
 MARK_ARRIVAL = "#1b8a3a"
 
 
@@ -79,6 +87,7 @@ class SetupUnit:
     count: int
     attrs: Mapping[str, Any]
     placement: int  # index of its entry in the scenario's setup
+    location: str = ""  # the placement's location (a set-up pool, for a unit of a zone)
 
 
 @dataclass(frozen=True)
@@ -230,6 +239,7 @@ def build_setup_sheet(game: Game, scenario_id: str, side: str | None = None) -> 
                             f"{known}.")
     sc = d.scenarios[scenario_id]
     names = turn_names(sc)
+    zones = _zones(sc)
     out: list[SideSetup] = []
     for s in sides_of(d, side):
         at_start: dict[str, list[tuple[int, SetupUnit, str]]] = {}
@@ -243,17 +253,20 @@ def build_setup_sheet(game: Game, scenario_id: str, side: str | None = None) -> 
             if pl.name:
                 attrs["name"] = pl.name
             unit = SetupUnit(pl.type, ut.name, pl.name, values_text(game, pl.type, attrs),
-                             pl.count, attrs, i)
-            where = wheres.get(pl.location)
+                             pl.count, attrs, i, pl.location)
+            zone = _zone_of(zones, s.id, pl.location, pl.type)
+            key = f"zone:{zones.index(zone)}" if zone is not None else pl.location
+            where = wheres.get(key)
             if where is None:
-                where = _where(game, pl.location, attrs)
-                wheres[pl.location] = where
+                where = (_zone_where(game, zone, key) if zone is not None
+                         else _where(game, pl.location, attrs))
+                wheres[key] = where
             note = str(attrs.get("placement") or attrs.get("note") or "")
             turn = _int(attrs.get("turn"))
             if turn is not None:
-                arriving.setdefault((turn, pl.location), []).append((unit, note))
+                arriving.setdefault((turn, key), []).append((unit, note))
             else:
-                at_start.setdefault(pl.location, []).append((i, unit, note))
+                at_start.setdefault(key, []).append((i, unit, note))
         ordered = sorted(at_start, key=lambda loc: (setup_order(game, wheres[loc]), loc))
         groups = tuple(
             SetupGroup(str(n), wheres[loc], tuple(u for _, u, _ in at_start[loc]),
@@ -281,6 +294,53 @@ def _where(game: Game, location: str, attrs: Mapping[str, Any]) -> Where:
             return Where("region", location, where.label, f"{len(hexes)} hexes of {region}",
                          map_id, hexes)
     return where
+
+
+def _zones(sc: Scenario) -> list[Mapping[str, Any]]:
+    raw = sc.vars.get("setup_zones")
+    if not isinstance(raw, list | tuple):
+        return []
+    return [z for z in raw if isinstance(z, Mapping) and isinstance(z.get("from"), str)]
+
+
+def _zone_of(zones: Sequence[Mapping[str, Any]], side: str, location: str,
+             type_id: str) -> Mapping[str, Any] | None:
+    """The set-up zone that the units of a set-up pool go to (a free set-up)."""
+    for z in zones:
+        if z.get("side") not in (side, None) or z["from"] != location:
+            continue
+        types = z.get("types")
+        if isinstance(types, list | tuple) and type_id not in types:
+            continue
+        return z
+    return None
+
+
+def _zone_where(game: Game, zone: Mapping[str, Any], key: str) -> Where:
+    """A set-up zone as a region: the hexes (or spaces) of its regions on its map, the boxes
+    it allows besides, the limit and the rule."""
+    map_id = zone.get("map")
+    board = game.maps.get(str(map_id)) if map_id else None
+    regions = [str(r) for r in zone.get("regions", ()) if isinstance(r, str)]
+    hexes: list[str] = []
+    if board is not None:
+        for r in regions:
+            hexes.extend(h for h in region_hexes(board, r) if h not in hexes)
+    else:
+        for r in regions:
+            mid, found = region_locations(game, r)
+            map_id = map_id or mid
+            hexes.extend(h for h in found if h not in hexes)
+    boxes = [locate(game, f"box:{b}").label for b in zone.get("boxes", ())
+             if isinstance(b, str)]
+    limit = str(zone.get("limit", "") or "")
+    if boxes:
+        limit += ("; " if limit else "") + "or in the " + " or the ".join(boxes) + " box"
+    rule = str(zone.get("rule", "") or "").strip()
+    if rule:
+        limit += f" [{rule}]"
+    label = str(zone.get("name") or ", ".join(regions) or key)
+    return Where("region", key, label, limit, str(map_id) if map_id else None, tuple(hexes))
 
 
 def _unique(items: Any) -> tuple[str, ...]:
@@ -345,8 +405,7 @@ def _side_blocks(game: Game, sheet: SetupSheet, ss: SideSetup, setup: PageSetup,
                  hex_mm: float | None, palette: Palette, excerpt: bool) -> list[Block]:
     sc = sheet.scenario
     out: list[Block] = [Heading(f"{ss.side.name}: {sc.name}", level=1)]
-    turns = f"Turns {sc.first_turn} to {sc.last_turn}" if sc.last_turn > sc.first_turn \
-        else f"Turn {sc.first_turn}"
+    turns = turns_text(sc)
     summary = (f"{sheet.game_title}. {turns}. {ss.side.name} sets up "
                f"{plural(ss.unit_count(), 'unit')} in {plural(len(ss.groups), 'location')}")
     if ss.arrivals:
@@ -381,17 +440,32 @@ def _side_blocks(game: Game, sheet: SetupSheet, ss: SideSetup, setup: PageSetup,
     if ss.replacements:
         out.append(Heading("Replacements", level=2))
         out.append(_schedule_table(ss.replacements, "Replacements"))
-    out.append(Heading("Turn record track", level=2))
-    many = len(ss.turns) > 40
-    tint = mix(ss.side.colour, "#ffffff", 0.7)
-    cells = [BoxCell(str(t.turn), t.lines, tint if t.lines else None, t.name) for t in ss.turns]
-    out.append(BoxGrid(cells, 15.5 if many else 23.0, 11.0 if many else 17.0))
+    if not open_ended(sc):
+        out.append(Heading("Turn record track", level=2))
+        many = len(ss.turns) > 40
+        tint = mix(ss.side.colour, "#ffffff", 0.7)
+        cells = [BoxCell(str(t.turn), t.lines, tint if t.lines else None, t.name)
+                 for t in ss.turns]
+        out.append(BoxGrid(cells, 15.5 if many else 23.0, 11.0 if many else 17.0))
     return out
+
+
+def open_ended(sc: Scenario) -> bool:
+    """A scenario without a turn limit (``vars.open_ended``: its last turn is a placeholder)."""
+    return sc.vars.get("open_ended") is True
+
+
+def turns_text(sc: Scenario) -> str:
+    if open_ended(sc):
+        return f"From turn {sc.first_turn} until a side wins"
+    if sc.last_turn > sc.first_turn:
+        return f"Turns {sc.first_turn} to {sc.last_turn}"
+    return f"Turn {sc.first_turn}"
 
 
 def _group_note(where: Where, instructions: Sequence[str]) -> str:
     desc = where.description
-    if where.kind == "hex" and desc.startswith(where.label):
+    if where.kind in ("hex", "area") and desc.startswith(where.label):
         desc = desc[len(where.label):].lstrip(" —")
     if where.kind == "free":
         desc = "free placement"
@@ -407,12 +481,27 @@ def _unit_table(game: Game, ss: SideSetup,
     rows: list[Row] = []
     for title, note, units in groups:
         rows.append(Row(group=title, group_note=note))
-        for u in units:
+        for alike in _alike(units):
+            u = alike[0]
             img = counter_cell(game, u.type, ss.side.id, u.attrs, size, palette)
+            count = sum(x.count for x in alike)
+            name = (", ".join(x.name for x in alike) if len(alike) > 1
+                    else u.name or u.type_name)
             rows.append(Row((Cell(swatch="#ffffff"), Cell(images=(img,)),
-                             Cell(u.name or u.type_name, bold=True), Cell(u.type_name),
-                             Cell(u.values), Cell(f"×{u.count}" if u.count > 1 else "1"))))
+                             Cell(name, bold=True), Cell(u.type_name),
+                             Cell(u.values), Cell(f"×{count}" if count > 1 else "1"))))
     return Table(cols, rows, size_pt=9)
+
+
+def _alike(units: Sequence[SetupUnit]) -> list[list[SetupUnit]]:
+    """Units that differ only by their designation, together (one row: "I, II, III … ×34"),
+    in the order of their first appearance."""
+    out: dict[tuple[Any, ...], list[SetupUnit]] = {}
+    for u in units:
+        rest = tuple(sorted((k, repr(v)) for k, v in u.attrs.items() if k != "name"))
+        key = (u.type, u.values, rest) if u.name else (u.type, u.values, rest, u.placement)
+        out.setdefault(key, []).append(u)
+    return list(out.values())
 
 
 def _schedule_table(entries: Sequence[ScheduleEntry], what: str) -> Table:
@@ -424,8 +513,8 @@ def _excerpts(game: Game, ss: SideSetup, setup: PageSetup, hex_mm: float | None)
     """One map excerpt per map holding setup locations or entry points of this side."""
     marks: dict[str, list[mapdraw.Mark]] = {}
     for g in ss.groups:
-        if g.where.map_id is None or not g.where.locations:
-            continue
+        if g.where.map_id is None or not g.where.locations or g.where.kind == "box":
+            continue  # a box is found on the mapsheet by its name, not on the excerpt
         colour = MARK_REGION if g.where.kind == "region" else MARK_FIXED
         marks.setdefault(g.where.map_id, []).append(
             mapdraw.Mark(g.where.locations, g.key, colour, 45 if g.where.kind == "region" else 70))
@@ -440,7 +529,7 @@ def _excerpts(game: Game, ss: SideSetup, setup: PageSetup, hex_mm: float | None)
     out: list[Block] = []
     x0, y0, x1, y1 = setup.content_px
     body_w_mm = (x1 - x0) * 25.4 / setup.dpi
-    max_h_mm = (y1 - y0) * 25.4 / setup.dpi * 0.5
+    max_h_mm = (y1 - y0) * 25.4 / setup.dpi * 0.62
     for map_id, ms in marks.items():
         board = game.maps[map_id]
         pad = mapdraw.hex_across(board) * 0.75 if isinstance(board, HexMap) else 0.0
@@ -460,7 +549,7 @@ def _excerpts(game: Game, ss: SideSetup, setup: PageSetup, hex_mm: float | None)
         caption = (f"{board.title}: setup locations numbered as in the table below "
                    f"({scale_note}).")
         if any(m.colour == MARK_REGION for m in ms):
-            caption += " Blue: free-placement regions."
+            caption += " Violet: set-up zones (free placement)."
         if any(m.colour == MARK_ARRIVAL for m in ms):
             caption += " Green R<n>: where reinforcements enter on turn n."
         out.append(ImageBlock(_map_render(board, region, ms), w_mm * f, h_mm * f, caption,

@@ -29,6 +29,9 @@ from wartable.printing.page import (
 # --- tables --------------------------------------------------------------------------------
 
 
+CONTINUED = " (continued)"  # a group heading repeated on the next page
+
+
 @dataclass(frozen=True)
 class CellImage:
     """A picture in a table cell, `width_mm` x `height_mm` on paper, drawn at print
@@ -175,7 +178,8 @@ class Table(Block):
             # Repeat the current group's heading at the top of the next page.
             for r in reversed(first):
                 if r.group:
-                    rest.insert(0, Row(group=f"{r.group} (continued)", group_note=r.group_note))
+                    title = r.group if r.group.endswith(CONTINUED) else r.group + CONTINUED
+                    rest.insert(0, Row(group=title, group_note=r.group_note))
                     break
         head_t = mk(first)
         head_t.after_mm = 0.0
