@@ -16,6 +16,7 @@ from wartable.core.errors import WartableError
 from wartable.core.frozen import FrozenMap
 from wartable.engine.rules import Game
 from wartable.games import registry
+from wartable.maps.model import HexMap
 from wartable.model.definition import Placement, Scenario
 from wartable.model.values import freeze
 from wartable.persistence.gamedata import load_game
@@ -220,3 +221,28 @@ def test_setup_pdf_pages_have_the_paper_size(tmp_path: Path, paper_name: str) ->
     assert doc.page_count() == 4  # two pages per side: the excerpt, the table, the track
     # Small enough to e-mail: every page well under 2 MB.
     assert max(out.page_bytes) < 2 * 1024 * 1024
+
+
+def test_a_free_set_up_lists_its_units_under_set_up_zones_on_the_real_map() -> None:
+    """1940 [3.3]: the German infantry and panzer corps wait in set-up pools; the sheet lists
+    them under the zones where they go (Greater Germany on each map), tinted on the map
+    excerpt, with the limit and the rule, and never names the app's own pools."""
+    game = load_game("whatif1940")
+    sc = game.definition.scenarios["standard"]
+    sheet = build_setup_sheet(game, "standard", "german")
+    (ss,) = sheet.sides
+    pools = {z["from"] for z in sc.vars["setup_zones"]}
+    zones = [g for g in ss.groups if g.where.raw.startswith("zone:")]
+    assert [g.where.map_id for g in zones] == ["whatif1940/west", "whatif1940/east"]
+    assert all(g.where.raw not in pools for g in ss.groups)
+    west = game.maps["whatif1940/west"]
+    assert isinstance(west, HexMap)
+    assert {west.hexes[west.hex_of(h)].region for h in zones[0].where.locations} == {
+        "Greater Germany"}
+    assert "[3.3]" in zones[0].where.description and "2 per hex" in zones[0].where.description
+    placed = sum(p.count for p in sc.setup if p.side == "german")
+    assert ss.unit_count() == placed
+    text = " ".join(t for page in drawn_texts(setup_sheet_document(game, "standard", "german",
+                                                                     setup=LOW)) for t in page)
+    assert "Greater Germany" in text and "set-up zones" in text
+    assert "infantry corps to sort" not in text and "(continued) (continued)" not in text
