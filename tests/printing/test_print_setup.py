@@ -92,7 +92,7 @@ def test_every_scenario_prints_every_unit_and_location(game_id: str, scenario: s
         for g in ss.groups:
             assert any(g.where.label in t for t in mine), g.where.label
         sc = game.definition.scenarios[scenario]
-        if sc.vars.get("open_ended") is not True:
+        if sc.id not in game.definition.player_aids.get("open_ended", ()):
             assert str(sc.last_turn) in mine  # turn record track
         else:  # no turn limit: said so, and no track of placeholder turns
             assert not any(str(sc.last_turn) in t for t in mine)
@@ -231,7 +231,7 @@ def test_a_free_set_up_lists_its_units_under_set_up_zones_on_the_real_map() -> N
     sc = game.definition.scenarios["standard"]
     sheet = build_setup_sheet(game, "standard", "german")
     (ss,) = sheet.sides
-    pools = {z["from"] for z in sc.vars["setup_zones"]}
+    pools = {z["from"] for z in game.definition.player_aids["setup_zones"]}
     zones = [g for g in ss.groups if g.where.raw.startswith("zone:")]
     assert [g.where.map_id for g in zones] == ["whatif1940/west", "whatif1940/east"]
     assert all(g.where.raw not in pools for g in ss.groups)

@@ -32,12 +32,13 @@ Data conventions (a game's TOML; nothing here is game specific):
 - ``Scenario.vars``: ``setup_notes`` (a text, or a table side id -> text or list of texts),
   ``reinforcements`` and ``replacements`` (lists of tables ``{side, turn, text}``; a
   replacement entry may give ``from_turn``/``to_turn`` instead of ``turn``), ``turn_names``
-  (a table "turn" -> name, or a list from the first turn: "Jun I 41"...), ``open_ended =
-  true`` (no turn limit: no turn track is printed), ``setup_zones`` (a free set-up: a list of
-  ``{side, from, types?, name, map, regions, boxes?, limit, rule}``; the units placed in the
-  pool ``from`` (of ``types``, when given) are listed under the zone, whose regions are tinted
-  on the map excerpt, with the limit and the rule). Shapes other than these are ignored, so
-  a game may keep other data under the same names.
+  (a table "turn" -> name, or a list from the first turn: "Jun I 41"...). Shapes other than
+  these are ignored, so a game may keep other data under the same names.
+- ``[player_aids]`` of the game (print data, not in the game state): ``open_ended`` (ids of
+  scenarios without a turn limit: no turn track), ``setup_zones`` (a free set-up: a list of
+  ``{scenario?, side, from, types?, name, map, regions, boxes?, limit, rule}``; the units
+  placed in the pool ``from`` (of ``types``, when given) are listed under the zone, whose
+  regions are tinted on the map excerpt, with the limit and the rule).
 """
 
 from __future__ import annotations
@@ -239,7 +240,7 @@ def build_setup_sheet(game: Game, scenario_id: str, side: str | None = None) -> 
                             f"{known}.")
     sc = d.scenarios[scenario_id]
     names = turn_names(sc)
-    zones = _zones(sc)
+    zones = setup_zones(game, sc)
     out: list[SideSetup] = []
     for s in sides_of(d, side):
         at_start: dict[str, list[tuple[int, SetupUnit, str]]] = {}
@@ -296,11 +297,13 @@ def _where(game: Game, location: str, attrs: Mapping[str, Any]) -> Where:
     return where
 
 
-def _zones(sc: Scenario) -> list[Mapping[str, Any]]:
-    raw = sc.vars.get("setup_zones")
+def setup_zones(game: Game, sc: Scenario) -> list[Mapping[str, Any]]:
+    """The scenario's set-up zones (``[[player_aids.setup_zones]]`` of the game's data)."""
+    raw = game.definition.player_aids.get("setup_zones")
     if not isinstance(raw, list | tuple):
         return []
-    return [z for z in raw if isinstance(z, Mapping) and isinstance(z.get("from"), str)]
+    return [z for z in raw if isinstance(z, Mapping) and isinstance(z.get("from"), str)
+            and z.get("scenario") in (None, sc.id)]
 
 
 def _zone_of(zones: Sequence[Mapping[str, Any]], side: str, location: str,
@@ -405,7 +408,7 @@ def _side_blocks(game: Game, sheet: SetupSheet, ss: SideSetup, setup: PageSetup,
                  hex_mm: float | None, palette: Palette, excerpt: bool) -> list[Block]:
     sc = sheet.scenario
     out: list[Block] = [Heading(f"{ss.side.name}: {sc.name}", level=1)]
-    turns = turns_text(sc)
+    turns = turns_text(game, sc)
     summary = (f"{sheet.game_title}. {turns}. {ss.side.name} sets up "
                f"{plural(ss.unit_count(), 'unit')} in {plural(len(ss.groups), 'location')}")
     if ss.arrivals:
@@ -440,7 +443,7 @@ def _side_blocks(game: Game, sheet: SetupSheet, ss: SideSetup, setup: PageSetup,
     if ss.replacements:
         out.append(Heading("Replacements", level=2))
         out.append(_schedule_table(ss.replacements, "Replacements"))
-    if not open_ended(sc):
+    if not open_ended(game, sc):
         out.append(Heading("Turn record track", level=2))
         many = len(ss.turns) > 40
         tint = mix(ss.side.colour, "#ffffff", 0.7)
@@ -450,13 +453,14 @@ def _side_blocks(game: Game, sheet: SetupSheet, ss: SideSetup, setup: PageSetup,
     return out
 
 
-def open_ended(sc: Scenario) -> bool:
-    """A scenario without a turn limit (``vars.open_ended``: its last turn is a placeholder)."""
-    return sc.vars.get("open_ended") is True
+def open_ended(game: Game, sc: Scenario) -> bool:
+    """A scenario without a turn limit (named in ``[player_aids] open_ended``: its last turn
+    is a placeholder)."""
+    return sc.id in game.definition.player_aids.get("open_ended", ())
 
 
-def turns_text(sc: Scenario) -> str:
-    if open_ended(sc):
+def turns_text(game: Game, sc: Scenario) -> str:
+    if open_ended(game, sc):
         return f"From turn {sc.first_turn} until a side wins"
     if sc.last_turn > sc.first_turn:
         return f"Turns {sc.first_turn} to {sc.last_turn}"
