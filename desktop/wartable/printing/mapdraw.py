@@ -158,8 +158,10 @@ def _counter(unit_type: UnitType, side: Side, key: tuple[Any, ...], attrs_items:
 def counter_image(definition: CounterDefinition, type_id: str, side_id: str,
                   attrs: Mapping[str, Any], size_px: int,
                   palette: Palette = "standard") -> Image.Image:
-    """The counter of a piece as an RGBA image `size_px` square (cached)."""
-    ut = definition.unit_types[type_id]
+    """The counter of a piece as an RGBA image `size_px` square (cached). A type the
+    definition does not know (a side's view of a hidden enemy unit) is a blank counter in
+    the side's colours: there is a unit, and nothing more is shown."""
+    ut = definition.unit_types.get(type_id) or UnitType(type_id, "", "none")
     side = next(s for s in definition.sides if s.id == side_id)
     key = visual_key(attrs)
     items = tuple((k, _hashable(attrs[k])) for k in sorted(attrs) if k in

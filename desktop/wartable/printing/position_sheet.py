@@ -26,6 +26,7 @@ from typing import Any
 from PIL import Image
 
 from wartable.engine.rules import Game
+from wartable.maps.model import HexMap
 from wartable.model.state import GameState, Piece
 from wartable.printing import mapdraw
 from wartable.printing.blocks import Block, Heading, ImageBlock, PageBreak, Paragraph, RunningHeader
@@ -153,12 +154,19 @@ def _line(game: Game, p: Piece) -> PieceLine:
     return PieceLine(p, side_name, name, type_name, values, "; ".join(notes))
 
 
+def _is_id(text: str) -> bool:
+    """"anglo_french.bel_cavalry.1": a piece or record id, not words."""
+    return " " not in text and "." in text.strip(".")
+
+
 def _scalar_text(v: Any) -> str | None:
     if isinstance(v, bool):
         return "yes" if v else "no"
     if isinstance(v, str | int | float):
         text = str(v)
         return text if len(text) <= 80 else text[:79] + "…"
+    if isinstance(v, list | tuple) and v and all(isinstance(x, str) and _is_id(x) for x in v):
+        return None  # internal ids (pieces, places): nothing a player reads
     if isinstance(v, list | tuple) and all(isinstance(x, str | int | float) for x in v):
         text = ", ".join(str(x) for x in v)
         return text if len(text) <= 80 else text[:79] + "…"
@@ -299,15 +307,21 @@ def position_document(game: Game, state: GameState, *, viewer: str | None = None
         blocks.append(RunningHeader(f"Turn {sheet.turn} — {mp.title}"))
         blocks.append(Heading(f"{mp.title}: {plural(mp.piece_count(), 'unit')}", 2))
         if map_pictures:
-            region = board.bounds()
+            # The part of the map that holds units; off-map boxes are in the table below.
+            on_map = [loc for g in mp.groups if g.where.kind != "box"
+                      for loc in g.where.locations]
+            pad = mapdraw.hex_across(board) * 0.75 if isinstance(board, HexMap) else 0.0
+            region = mapdraw.location_bounds(board, on_map, pad) if on_map else board.bounds()
             w_u, h_u = region[2] - region[0], region[3] - region[1]
             limit = first_max_h if mp is _first_shown(sheet) else max_h_mm
             k_mm = min(body_w_mm / w_u, limit / h_u, mapdraw.mm_per_unit(board))
-            pieces = [shown[p.piece.id] for g in mp.groups for p in g.pieces]
+            pieces = [shown[p.piece.id] for g in mp.groups if g.where.kind != "box"
+                      for p in g.pieces]
             blocks.append(ImageBlock(_map_render(board, region, pieces, game, palette),
                                      w_u * k_mm, h_u * k_mm,
                                      f"{mp.title} at {k_mm / mapdraw.mm_per_unit(board) * 100:.0f}"
-                                     " % of the paper map; stacks show up to four counters.",
+                                     " % of the paper map; stacks show up to four counters, "
+                                     "boxes are listed below.",
                                      words=tuple(g.where.label for g in mp.groups)))
         blocks.append(_units_table(game, mp.groups, size_mm, palette))
     if sheet.elsewhere:
@@ -340,17 +354,30 @@ def _units_table(game: Game, groups: Sequence[LocationGroup], size_mm: float,
         if g.where.kind == "hex" and desc.startswith(g.where.label):
             desc = desc[len(g.where.label):].lstrip(" —")
         rows.append(Row(group=g.where.label, group_note=desc))
-        for pl in g.pieces:
+        for alike in _alike(g.pieces):
+            pl = alike[0]
             p = pl.piece
             img = counter_cell(game, p.type, p.side, p.attrs, size_mm, palette) \
                 if p.type in game.definition.unit_types else None
+            name = ", ".join(x.name for x in alike)
+            count = f" ×{len(alike)}" if len(alike) > 1 and len({x.name for x in alike}) == 1 \
+                else ""
             rows.append(Row((Cell(images=(img,) if img else ()), Cell(pl.side_name),
-                             Cell(pl.name, bold=True), Cell(pl.type_name), Cell(pl.values),
-                             Cell(pl.notes))))
+                             Cell(alike[0].name + count if count else name, bold=True),
+                             Cell(pl.type_name), Cell(pl.values), Cell(pl.notes))))
     return Table([Column("", fixed_mm=size_mm + 3.0), Column("Side", 0.8),
                   Column("Unit", 1.3), Column("Type", 1.1),
                   Column("Values", fixed_mm=22.0, align="c"), Column("Notes", 1.6)], rows,
                  size_pt=8.5)
+
+
+def _alike(lines: Sequence[PieceLine]) -> list[list[PieceLine]]:
+    """Units in one place that differ only by their designation, together (one row)."""
+    out: dict[tuple[Any, ...], list[PieceLine]] = {}
+    for pl in lines:
+        p = pl.piece
+        out.setdefault((p.side, p.type, pl.values, pl.notes, pl.type_name), []).append(pl)
+    return list(out.values())
 
 
 def _map_render(board: Any, region: tuple[float, float, float, float], pieces: Sequence[Piece],
