@@ -40,3 +40,29 @@ def test_cancel_a_map_export(qtbot: QtBot, tmp_path: Path) -> None:
     assert not out.exists()  # a cancelled job leaves no file
     dlg.close()
     win.close()
+
+
+def test_the_dialog_names_the_file_and_writes_png_pages(qtbot: QtBot, tmp_path: Path) -> None:
+    """Issue 21: a file name from the game and the sheet, PDF or PNG, and one "Wrote"."""
+    win = open_game(qtbot, "skirmish", "meeting")
+    dlg = win.print_dialog("setup")
+    assert dlg is not None
+    qtbot.waitUntil(lambda: dlg._request is None, timeout=60000)
+    dlg.side.setCurrentIndex(dlg.side.findData("red"))
+    assert dlg.default_name() == "skirmish-at-the-ford-test-game-meeting-red-setup.pdf"
+    dlg.format.setCurrentIndex(dlg.format.findData("png"))
+    assert dlg.save.text() == "Save PNG…" and dlg.default_name().endswith("-red-setup.png")
+    dlg.kind.setCurrentIndex(dlg.kind.findData("charts"))
+    assert dlg.default_name() == "skirmish-at-the-ford-test-game-player-aids.png"
+    qtbot.waitUntil(lambda: dlg._request is None and dlg.status.text().startswith("Preview"),
+                    timeout=60000)
+    preview_pages = dlg.page_count
+    dlg.save_to(tmp_path / dlg.default_name())
+    qtbot.waitUntil(lambda: dlg.status.text().startswith("Wrote"), timeout=120000)
+    assert "Wrote Wrote" not in dlg.status.text()
+    written = sorted(tmp_path.glob("*.png"))
+    assert len(written) == dlg.last_output.pages == preview_pages  # the preview's pages
+    assert all(p.read_bytes().startswith(b"\x89PNG") for p in written)
+    dlg.grab().save(str(tmp_path / "dialog.png"))
+    dlg.close()
+    win.close()

@@ -153,7 +153,8 @@ def values_chart(key: str, raw: Mapping[str, Any], game: Game, opts: Options | N
     for k, v in data.items():
         if is_terrain and k in terrains:
             t = terrains[k]
-            rows.append(Row((Cell(t.name, swatch=t.fill, bold=True), Cell(fmt(v, names)))))
+            rows.append(Row((Cell(t.name[:1].upper() + t.name[1:], swatch=t.fill, bold=True),
+                             Cell(fmt(v, names)))))
         else:
             rows.append(Row((Cell(humanize(str(k)), bold=True), Cell(fmt(v, names)))))
     o = opts or {}

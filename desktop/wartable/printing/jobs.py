@@ -31,7 +31,7 @@ from wartable.printing.position_sheet import position_document
 from wartable.printing.setup_sheet import setup_sheet_document
 
 __all__ = ["Output", "PrintCancelled", "export_map", "page_setup", "print_charts",
-           "print_position", "print_setup"]
+           "print_position", "print_setup", "suggested_name"]
 
 
 def page_setup(paper_name: str = "a4", dpi: int = 300, margin_mm: float = 12.0,
@@ -88,3 +88,25 @@ def print_position(game: Game, state: GameState, path: str | os.PathLike[str], *
     doc.paginate()
     return write_document(doc, path, progress=progress.sub(0.05, 1.0),
                           page_budget=None if lossless else PAGE_BUDGET)
+
+
+_SHEET_WORDS = {"setup": "setup", "charts": "player-aids", "position": "position",
+                "map": "map"}
+
+
+def _slug(text: str) -> str:
+    keep = "".join(c.lower() if c.isalnum() else "-" for c in text)
+    return "-".join(part for part in keep.split("-") if part)
+
+
+def suggested_name(game_title: str, kind: str, *, scenario: str = "", side: str = "",
+                   turn: int | None = None, fmt: str = "pdf") -> str:
+    """A file name from the game and the sheet: "1940-what-if-standard-german-setup.pdf",
+    "axis-allies-anniversary-edition-player-aids.pdf", "...-position-turn-3.png"."""
+    parts = [game_title]
+    if kind in ("setup", "position"):
+        parts += [scenario, side]
+    parts.append(_SHEET_WORDS.get(kind, kind))
+    if kind == "position" and turn is not None:
+        parts.append(f"turn {turn}")
+    return "-".join(s for s in (_slug(p) for p in parts) if s) + f".{fmt.lower()}"

@@ -34,7 +34,7 @@ from wartable.worker.engine_thread import EngineClient
 
 KINDS = {
     "setup": "Setup sheets",
-    "charts": "Charts and tables",
+    "charts": "Player aids (charts and tables)",
     "position": "Position (what every side may see)",
     "map": "Map (A4/Letter tiles to assemble)",
 }
@@ -73,6 +73,7 @@ class PrintDialog(QDialog):
         self._request: int | None = None
         self._purpose = ""
         self._tmp = tempfile.TemporaryDirectory(prefix="wartable-preview-")
+        self._last_dir = str(Path.home())
         lay = QVBoxLayout(self)
         form = QFormLayout()
         self.kind = QComboBox()
@@ -88,6 +89,11 @@ class PrintDialog(QDialog):
         self.paper.addItem("A4", "a4")
         self.paper.addItem("Letter", "letter")
         form.addRow("Paper", self.paper)
+        self.format = QComboBox()
+        self.format.setObjectName("printFormat")
+        self.format.addItem("PDF (one file)", "pdf")
+        self.format.addItem("PNG (one image per page)", "png")
+        form.addRow("Format", self.format)
         lay.addLayout(form)
         self.pages = QVBoxLayout()
         holder = QWidget()
@@ -104,7 +110,7 @@ class PrintDialog(QDialog):
         self.cancel = QPushButton("Cancel")
         self.cancel.clicked.connect(self._cancel)
         row.addWidget(self.cancel)
-        self.save = QPushButton("Save PDF…")
+        self.save = QPushButton("Save…")
         self.save.setObjectName("printSave")
         self.save.clicked.connect(self._save)
         row.addWidget(self.save)
@@ -118,7 +124,25 @@ class PrintDialog(QDialog):
         self._fill_sides()
         for w in (self.kind, self.side, self.paper):
             w.currentIndexChanged.connect(self.preview)
+        self.format.currentIndexChanged.connect(self._format_changed)
+        self._format_changed()
         self._set_running(False)
+
+    def _format_changed(self) -> None:
+        self.save.setText(f"Save {str(self.format.currentData()).upper()}…")
+
+    def default_name(self) -> str:
+        """The file name the save dialog proposes: the game, scenario, side and sheet."""
+        snap = self.client.latest
+        kind = str(self.kind.currentData())
+        fmt = str(self.format.currentData())
+        if snap is None:
+            return f"wartable-{kind}.{fmt}"
+        session = snap.session
+        side = self.side.currentText() if self.side.currentData() is not None else ""
+        return jobs.suggested_name(session.game.definition.title, kind,
+                                   scenario=session.scenario, side=side,
+                                   turn=session.state.turn, fmt=fmt)
 
     def _fill_sides(self) -> None:
         snap = self.client.latest
@@ -145,9 +169,16 @@ class PrintDialog(QDialog):
                   "preview")
 
     def _save(self) -> None:
-        name, _ = QFileDialog.getSaveFileName(self, "Save as", "", "PDF (*.pdf);;PNG (*.png)")
+        fmt = str(self.format.currentData())
+        filters = {"pdf": "PDF (*.pdf)", "png": "PNG pages (*.png)"}
+        start = str(Path(self._last_dir) / self.default_name())
+        name, _ = QFileDialog.getSaveFileName(self, "Save as", start, filters[fmt])
         if name:
-            self.save_to(Path(name))
+            path = Path(name)
+            if path.suffix.lower() not in (".pdf", ".png"):
+                path = path.with_name(path.name + f".{fmt}")
+            self._last_dir = str(path.parent)
+            self.save_to(path)
 
     def save_to(self, path: Path) -> None:
         self.status.setText(f"Writing {path.name} at 300 dpi…")
@@ -172,7 +203,7 @@ class PrintDialog(QDialog):
             self._show_pages(out.paths)
             self.status.setText(f"Preview of {out.pages} page{'s' * (out.pages != 1)}.")
         else:
-            self.status.setText(f"Wrote {out.describe()}: {', '.join(map(str, out.paths))}")
+            self.status.setText(out.describe())  # "Wrote 3 pages to …" with the paths
         self.last_output = out
 
     def _failed(self, f: Failure) -> None:
