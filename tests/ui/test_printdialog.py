@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from pytestqt.qtbot import QtBot
+
 from uihelpers import open_game
 
 

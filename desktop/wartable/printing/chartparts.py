@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from wartable.engine.rules import Game
-from wartable.maps.model import AreaMap
+from wartable.maps.model import AreaMap, HexMap
 from wartable.printing.blocks import Block, Heading, Paragraph
 
 META = ("id", "title", "rule", "note", "provisional", "source")
@@ -38,8 +38,6 @@ class ChartEntry:
 def humanize(key: str) -> str:
     """A data key as a heading: "terrain_cost" -> "Terrain cost", "ipc" -> "IPC"."""
     text = key.replace("_", " ").replace("-", " ").strip()
-    if len(text) <= 3 and text.isalpha():
-        return text.upper()
     words = [w.upper() if w.lower() in _ABBREVIATIONS else w for w in text.split(" ")]
     text = " ".join(words)
     return text[:1].upper() + text[1:]
@@ -85,6 +83,10 @@ def names_of(game: Game) -> dict[str, str]:
         if isinstance(board, AreaMap):
             out.update({s.id: s.name for s in board.spaces.values()})
         out.update({b.id: b.name for b in board.boxes})
+    for board in game.maps.values():
+        if isinstance(board, HexMap):  # a hex a table names: its label and place
+            for pl in board.places:
+                out.setdefault(pl.hex_or_space, f"{pl.hex_or_space} {pl.name}")
     out.update({s.id: s.name for s in game.definition.sides})
     out.update({o.id: o.name for o in game.definition.options})
     return out

@@ -95,7 +95,8 @@ def procedure_chart(key: str, raw: Mapping[str, Any]) -> ChartEntry:
     band_rows = []
     for b in sorted(proc.bands, key=lambda b: -1e9 if b.low is None else b.low):
         mark = f" {DAGGER}" if b.provisional else ""
-        band_rows.append(Row((Cell(b.range_text(), bold=True), Cell(b.result + mark, bold=True),
+        band_rows.append(Row((Cell(b.range_text(), bold=True),
+                              Cell(b.result + mark, bold=True),
                               Cell(b.text if b.text != b.result else ""))))
     blocks.append(Table([Column("Modified roll", fixed_mm=30.0, align="c"),
                          Column("Result", fixed_mm=28.0, align="c"), Column("Meaning", 1.0)],
@@ -274,7 +275,7 @@ def table_chart(key: str, raw: Any, game: Game, opts: Options | None = None,
 EXTRA_COLUMNS = 6  # game-specific unit values per table
 
 
-def unit_chart(game: Game, palette: Palette = "standard", counter_mm: float = 12.7) -> ChartEntry:
+def unit_chart(game: Game, palette: Palette = "standard", counter_mm: float = 11.0) -> ChartEntry:
     """Every unit type with its counter and values. ``[player_aids] unit_fields`` names the
     further values a player consults (default: all but notes); a unit's ``note`` prints as a
     footnote and a ``provisional`` one is marked."""
@@ -288,12 +289,16 @@ def unit_chart(game: Game, palette: Palette = "standard", counter_mm: float = 12
     if chosen is None:
         for ut in d.unit_types.values():
             extras += [k for k in ut.extra if k not in extras and k not in ("note", "provisional")]
+    # A column every unit leaves empty says nothing: left out.
+    extras = [k for k in extras if any(ut.extra.get(k) not in (None, "", False)
+                                       for ut in d.unit_types.values())]
     first, more = extras[:EXTRA_COLUMNS - 2], extras[EXTRA_COLUMNS - 2:]
     sized = any(ut.size for ut in d.unit_types.values())
+    moving = any(ut.movement for ut in d.unit_types.values())
     cols = [Column("Counter", fixed_mm=max(counter_mm + 3.0, 17.0)), Column("Unit", 1.6),
             *([Column("Size", fixed_mm=12.0, align="c")] if sized else []),
             Column("Factors", fixed_mm=18.0, align="c"),
-            Column("Move", fixed_mm=13.0, align="c")] + [
+            *([Column("Move", fixed_mm=13.0, align="c")] if moving else [])] + [
         Column(humanize(k), 1.0, align="c") for k in first]
     rows = []
     notes: list[str] = []
@@ -309,7 +314,7 @@ def unit_chart(game: Game, palette: Palette = "standard", counter_mm: float = 12
                          Cell(ut.name + mark, bold=True),
                          *([Cell(ut.size or "—")] if sized else []),
                          Cell("-".join(str(f) for f in ut.factors) or "—"),
-                         Cell(str(ut.movement) if ut.movement else "—"),
+                         *([Cell(str(ut.movement) if ut.movement else "—")] if moving else []),
                          *(Cell(fmt(ut.extra.get(k, "—"))) for k in first))))
     blocks: list[Block] = [Heading("Unit chart", 2),
                            Paragraph("Each counter as printed (factors left to right, then "
@@ -328,42 +333,37 @@ def unit_chart(game: Game, palette: Palette = "standard", counter_mm: float = 12
     if notes:
         blocks.append(Paragraph("\n".join(f"({i}) {n}" if not n.startswith(DAGGER) else n
                                           for i, n in enumerate(notes, 0 if notes[0].startswith(
-                                              DAGGER) else 1)), 8))
+                                              DAGGER) else 1)), 7.5))
     return ChartEntry("units", "Unit chart", blocks, kind="units")
 
 
 def terrain_key(game: Game) -> list[ChartEntry]:
+    """Each map's key: the terrain types and hexside features found on it, with their map
+    colour (their effects are the terrain effects chart's)."""
     out = []
     for board in game.maps.values():
         if isinstance(board, HexMap):
-            counts: dict[str, int] = {}
-            for info in board.hexes.values():
-                counts[info.terrain] = counts.get(info.terrain, 0) + 1
-            rows = [Row((Cell(t.name, swatch=t.fill, bold=True), Cell(str(counts.get(tid, 0)))))
-                    for tid, t in board.terrain_types.items()]
-            feats: dict[str, int] = {}
-            for fs in board.hexsides.values():
-                for f in fs:
-                    feats[f] = feats.get(f, 0) + 1
-            rows += [Row((Cell(humanize(f) + " (hexside)", bold=True), Cell(str(n))))
-                     for f, n in sorted(feats.items())]
-            table = Table([Column("Terrain", 1.0), Column("Hexes / hexsides", 1.0, align="c")],
-                          rows, size_pt=9)
+            present = {info.terrain for info in board.hexes.values()}
+            rows = [Row((Cell(t.name[:1].upper() + t.name[1:], swatch=t.fill, bold=True),
+                         Cell("terrain")))
+                    for tid, t in board.terrain_types.items() if tid in present]
+            feats = sorted({f for fs in board.hexsides.values() for f in fs})
+            rows += [Row((Cell(humanize(f), bold=True), Cell("hexside"))) for f in feats]
+            table = Table([Column("Key", 1.0), Column("Kind", 1.0)], rows, size_pt=9)
         elif isinstance(board, AreaMap):
-            land = sum(1 for s in board.spaces.values() if s.kind == "land")
-            rows = [Row((Cell("Land territory", swatch=areadraw.LAND, bold=True), Cell(str(land)))),
-                    Row((Cell("Sea zone", swatch=areadraw.SEA, bold=True),
-                         Cell(str(len(board.spaces) - land))))]
-            table = Table([Column("Space", 1.0), Column("Count", 1.0, align="c")], rows, size_pt=9)
+            rows = [Row((Cell("Land territory", swatch=areadraw.LAND, bold=True),
+                         Cell("land space"))),
+                    Row((Cell("Sea zone", swatch=areadraw.SEA, bold=True), Cell("sea space")))]
+            table = Table([Column("Key", 1.0), Column("Kind", 1.0)], rows, size_pt=9)
         else:
             continue
         title = f"Terrain key: {board.title}"
         blocks: list[Block] = [Heading(title, 2, badge="PROVISIONAL" if board.provisional
                                        else "")]
         if board.provisional:
-            blocks.append(Paragraph("Provisional map: drawn by us where the printed map is "
-                                    "missing." + (f" {board.notes}" if board.notes else ""),
-                                    8.5, fill="#fdebd7"))
+            blocks.append(Paragraph("Provisional map: drawn by us from real geography where "
+                                    "the printed map is missing; its terrain may differ from "
+                                    "the printed map's.", 8.5, fill="#fdebd7"))
         blocks.append(table)
         out.append(ChartEntry(f"terrain:{board.id}", title, [KeepTogether(blocks)],
                               board.provisional, "terrain-key"))

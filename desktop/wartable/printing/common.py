@@ -10,7 +10,7 @@ from typing import Any, Literal
 from wartable.core.errors import WartableError
 from wartable.engine.rules import Game
 from wartable.maps.model import BOX_PREFIX, AreaMap, BoardMap, HexMap
-from wartable.model.definition import GameDefinition, Side
+from wartable.model.definition import GameDefinition, Scenario, Side
 from wartable.printing.counterart import Palette, factor_text
 from wartable.printing.mapdraw import counter_image
 from wartable.printing.tableblocks import CellImage
@@ -143,3 +143,9 @@ def counter_cell(game: Game, type_id: str, side_id: str, attrs: Mapping[str, Any
 
 def plural(n: int, word: str, words: str | None = None) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {words or word + 's'}"
+
+
+def open_ended(game: Game, sc: Scenario) -> bool:
+    """A scenario without a turn limit (named in ``[player_aids] open_ended``: its last turn
+    is a placeholder)."""
+    return sc.id in game.definition.player_aids.get("open_ended", ())

@@ -25,6 +25,7 @@ from typing import Any
 
 from PIL import Image
 
+from wartable.engine.notes import piece_notes
 from wartable.engine.rules import Game
 from wartable.maps.model import HexMap
 from wartable.model.state import GameState, Piece
@@ -35,6 +36,7 @@ from wartable.printing.common import (
     counter_cell,
     find_side,
     locate,
+    open_ended,
     plural,
     setup_order,
     values_text,
@@ -103,6 +105,7 @@ class PositionSheet:
     visibility: str  # "public", "all", or the viewing side's name
     hidden_left_out: int
     actions: int | None = None
+    open_ended: bool = False  # no turn limit: "Turn 3", not "Turn 3 of 99"
 
     def pieces(self) -> list[PieceLine]:
         return [p for m in self.maps for g in m.groups for p in g.pieces] + [
@@ -133,7 +136,7 @@ def visible_pieces(game: Game, state: GameState, viewer: str | None = None,
 # --- building the sheet --------------------------------------------------------------------
 
 
-def _line(game: Game, p: Piece) -> PieceLine:
+def _line(game: Game, p: Piece, state: GameState) -> PieceLine:
     d = game.definition
     ut = d.unit_types.get(p.type)
     type_name = ut.name if ut else p.type
@@ -143,10 +146,13 @@ def _line(game: Game, p: Piece) -> PieceLine:
     hidden = p.attrs.get("hidden_count")
     if isinstance(hidden, int) and hidden > 0:
         notes.append(f"+{plural(hidden, 'hidden unit')} under it")
-    for k, v in sorted(p.attrs.items()):
-        if k in _INTERNAL or v in (None, False, "", 0):
-            continue
-        notes.append(k.replace("_", " ") if v is True else f"{k.replace('_', ' ')}: {v}")
+    if d.piece_notes:  # the game says which attributes players read; the rest is bookkeeping
+        notes.extend(piece_notes(game, state, p))
+    else:
+        for k, v in sorted(p.attrs.items()):
+            if k in _INTERNAL or v in (None, False, "", 0):
+                continue
+            notes.append(k.replace("_", " ") if v is True else f"{k.replace('_', ' ')}: {v}")
     try:
         side_name = d.side(p.side).name
     except KeyError:
@@ -210,10 +216,10 @@ def build_position_sheet(game: Game, state: GameState, *, viewer: str | None = N
     for map_id, board in game.maps.items():
         locs = sorted((loc for loc, w in wheres.items() if w.map_id == map_id),
                       key=lambda loc: (setup_order(game, wheres[loc]), loc))
-        groups = tuple(LocationGroup(wheres[loc], tuple(_line(game, p) for p in by_loc[loc]))
+        groups = tuple(LocationGroup(wheres[loc], tuple(_line(game, p, state) for p in by_loc[loc]))
                        for loc in locs)
         maps.append(MapPosition(map_id, board.title, groups))
-    elsewhere = tuple(LocationGroup(wheres[loc], tuple(_line(game, p) for p in by_loc[loc]))
+    elsewhere = tuple(LocationGroup(wheres[loc], tuple(_line(game, p, state) for p in by_loc[loc]))
                       for loc in sorted(by_loc) if wheres[loc].map_id is None)
     per, rest = _side_values(state, d.side_ids)
     sides = []
@@ -242,7 +248,8 @@ def build_position_sheet(game: Game, state: GameState, *, viewer: str | None = N
         last_turn=sc.last_turn if sc else state.turn, step=pos.label, acting=acting,
         pending=pending, result=state.result, sides=tuple(sides), maps=tuple(maps),
         elsewhere=elsewhere, game_values=tuple(rest), visibility=visibility,
-        hidden_left_out=hidden_out, actions=actions)
+        hidden_left_out=hidden_out, actions=actions,
+        open_ended=sc is not None and open_ended(game, sc))
 
 
 # --- the document ----------------------------------------------------------------------------
@@ -260,7 +267,8 @@ def position_document(game: Game, state: GameState, *, viewer: str | None = None
     shown = {p.piece.id: p.piece for p in sheet.pieces()}
     blocks: list[Block] = [Heading(f"{sheet.game_title}: position on turn {sheet.turn}", 1)]
     facts = [f"Scenario: {sheet.scenario_name}.",
-             f"Turn {sheet.turn} of {sheet.last_turn}; step: {sheet.step}."]
+             (f"Turn {sheet.turn}" if sheet.open_ended else
+              f"Turn {sheet.turn} of {sheet.last_turn}") + f"; step: {sheet.step}."]
     if sheet.result:
         facts.append(f"Game over: {sheet.result}")
     else:

@@ -59,6 +59,7 @@ from wartable.printing.common import (
     Where,
     counter_cell,
     locate,
+    open_ended,
     plural,
     region_hexes,
     region_locations,
@@ -337,8 +338,8 @@ def _zone_where(game: Game, zone: Mapping[str, Any], key: str) -> Where:
     boxes = [locate(game, f"box:{b}").label for b in zone.get("boxes", ())
              if isinstance(b, str)]
     limit = str(zone.get("limit", "") or "")
-    if boxes:
-        limit += ("; " if limit else "") + "or in the " + " or the ".join(boxes) + " box"
+    if boxes and not limit:  # a written limit names the boxes itself
+        limit = "or in the " + " or the ".join(boxes) + " box"
     rule = str(zone.get("rule", "") or "").strip()
     if rule:
         limit += f" [{rule}]"
@@ -451,12 +452,6 @@ def _side_blocks(game: Game, sheet: SetupSheet, ss: SideSetup, setup: PageSetup,
                  for t in ss.turns]
         out.append(BoxGrid(cells, 15.5 if many else 23.0, 11.0 if many else 17.0))
     return out
-
-
-def open_ended(game: Game, sc: Scenario) -> bool:
-    """A scenario without a turn limit (named in ``[player_aids] open_ended``: its last turn
-    is a placeholder)."""
-    return sc.id in game.definition.player_aids.get("open_ended", ())
 
 
 def turns_text(game: Game, sc: Scenario) -> str:
