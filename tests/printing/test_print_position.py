@@ -139,3 +139,27 @@ def test_position_pdf(tmp_path: Path, saved: Session) -> None:
     out = write_document(doc, tmp_path / "pos.pdf")
     assert out.pages == doc.page_count() >= 1
     assert max(out.page_bytes) < 2 * 1024 * 1024
+
+
+def test_a_side_under_fog_prints_hidden_units_as_blank_counters() -> None:
+    """1940 [7.3]: under fog of war the German sees only the top unit of an enemy stack; the
+    units beneath reach the sheet as pieces of no known type. The map picture draws them as
+    blank counters and the list says nothing of them but that they are there."""
+    s = Session.start(load_game("whatif1940"), "standard", seed=1)
+    s = play_random(s, 1, max_actions=3000, until=lambda x: x.state.turn >= 2,
+                    check=False).session
+    game, state = s.game, s.state
+    sheet = build_position_sheet(game, state, viewer="german")
+    lines = [pl for pl in sheet.pieces()]
+    blank = [pl for pl in lines if pl.piece.type not in game.definition.unit_types]
+    assert blank, "no stack hides a unit: the case is not exercised"
+    hidden_ids = {pl.piece.id for pl in blank}
+    for pl in blank:
+        assert pl.values == "" and pl.piece.side != "german"
+        real = state.pieces.get(pl.piece.id)
+        if real is not None:  # the hidden unit's own name and values are never printed
+            assert real.type not in pl.type_name
+    doc = position_document(game, state, viewer="german", setup=PageSetup(dpi=30),
+                            sheet=sheet)
+    text = " ".join(drawn(doc))  # draws every page, map pictures included
+    assert "German" in text and hidden_ids
