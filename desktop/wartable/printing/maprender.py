@@ -380,14 +380,14 @@ def render_hex_map(
                     del slots[k]
                     break
     # Off-map boxes (holding boxes, pools, tracks): a titled frame, as on the printed sheet.
-    for b in m.boxes:
-        if crop is not None and not _overlap((b.x, b.y, b.x + b.w, b.y + b.h), crop):
+    for box in m.boxes:
+        if crop is not None and not _overlap((box.x, box.y, box.x + box.w, box.y + box.h), crop):
             continue
-        c.polygon(b.outline(), BOX_FILL, BOX_EDGE, max(1.0, scale * 0.04))
-        at = c.p(b.x + b.w / 2, b.y + lay.size_y * 0.12)
+        c.polygon(box.outline(), BOX_FILL, BOX_EDGE, max(1.0, scale * 0.04))
+        at = c.p(box.x + box.w / 2, box.y + lay.size_y * 0.12)
         size = max(7.0, scale * 0.18)
-        room = b.w * c.k - 4 * SUPERSAMPLE  # the frame's inner width in canvas pixels
-        name = b.name
+        room = box.w * c.k - 4 * SUPERSAMPLE  # the frame's inner width in canvas pixels
+        name = box.name
         while len(name) > 4:  # shorten with an ellipsis until the title fits its frame
             x_lo, _, x_hi, _ = c.text_box(at, name, size, True, "mt")
             if x_hi - x_lo <= room:
