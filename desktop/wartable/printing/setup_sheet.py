@@ -54,7 +54,15 @@ from wartable.engine.rules import Game
 from wartable.maps.model import HexMap
 from wartable.model.definition import Scenario, Side
 from wartable.printing import mapdraw
-from wartable.printing.blocks import Block, Heading, ImageBlock, PageBreak, Paragraph, RunningHeader
+from wartable.printing.blocks import (
+    Block,
+    Heading,
+    ImageBlock,
+    KeepTogether,
+    PageBreak,
+    Paragraph,
+    RunningHeader,
+)
 from wartable.printing.common import (
     Where,
     counter_cell,
@@ -445,12 +453,14 @@ def _side_blocks(game: Game, sheet: SetupSheet, ss: SideSetup, setup: PageSetup,
         out.append(Heading("Replacements", level=2))
         out.append(_schedule_table(ss.replacements, "Replacements"))
     if not open_ended(game, sc):
-        out.append(Heading("Turn record track", level=2))
-        many = len(ss.turns) > 40
+        # Compact when long or when no box has anything to say; never split over pages.
+        small = len(ss.turns) > 40 or not any(t.lines or t.name for t in ss.turns)
         tint = mix(ss.side.colour, "#ffffff", 0.7)
         cells = [BoxCell(str(t.turn), t.lines, tint if t.lines else None, t.name)
                  for t in ss.turns]
-        out.append(BoxGrid(cells, 15.5 if many else 23.0, 11.0 if many else 17.0))
+        out.append(KeepTogether([Heading("Turn record track", level=2),
+                                 BoxGrid(cells, 15.5 if small else 23.0,
+                                         11.0 if small else 17.0)]))
     return out
 
 
