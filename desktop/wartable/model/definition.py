@@ -64,9 +64,6 @@ class Placement:
     attrs: FrozenMap[str, Any] = field(default_factory=FrozenMap)
 
 
-NO_TURN_LIMIT = 99  # a scenario's last_turn from here on means "play until a side wins"
-
-
 @dataclass(frozen=True, slots=True)
 class Scenario:
     id: str
@@ -76,12 +73,14 @@ class Scenario:
     last_turn: int
     setup: tuple[Placement, ...]
     vars: FrozenMap[str, Any] = field(default_factory=FrozenMap)
+    # `no_turn_limit = true`: played until a side wins (A&A, How to Win); last_turn is then
+    # only where the engine stops a game nobody won.
+    open_ended: bool = False
 
     @property
     def turn_limit(self) -> int | None:
-        """The last turn, or None for a game with no turn limit (A&A: `last_turn = 99`,
-        played until a side wins)."""
-        return None if self.last_turn >= NO_TURN_LIMIT else self.last_turn
+        """The last turn, or None for a scenario with no turn limit."""
+        return None if self.open_ended else self.last_turn
 
     def turns_text(self, turn: int | None = None) -> str:
         """"Turn 3 of 11", "Turn 3" (no limit), "Turns 1–11" (without `turn`)."""
@@ -267,4 +266,5 @@ def _scenario(r: Reader, sides: tuple[str, ...], units: Mapping[str, UnitType]) 
         last_turn=last,
         setup=tuple(setup),
         vars=freeze(r.opt_table("vars")),
+        open_ended=r.opt_flag("no_turn_limit"),
     )

@@ -146,6 +146,5 @@ def plural(n: int, word: str, words: str | None = None) -> str:
 
 
 def open_ended(game: Game, sc: Scenario) -> bool:
-    """A scenario without a turn limit (named in ``[player_aids] open_ended``: its last turn
-    is a placeholder)."""
-    return sc.id in game.definition.player_aids.get("open_ended", ())
+    """A scenario without a turn limit (model/definition.py: Scenario.turn_limit)."""
+    return sc.turn_limit is None

@@ -34,8 +34,9 @@ Data conventions (a game's TOML; nothing here is game specific):
   replacement entry may give ``from_turn``/``to_turn`` instead of ``turn``), ``turn_names``
   (a table "turn" -> name, or a list from the first turn: "Jun I 41"...). Shapes other than
   these are ignored, so a game may keep other data under the same names.
-- ``[player_aids]`` of the game (print data, not in the game state): ``open_ended`` (ids of
-  scenarios without a turn limit: no turn track), ``setup_zones`` (a free set-up: a list of
+- A scenario without a turn limit (``no_turn_limit``) prints no turn track.
+- ``[player_aids]`` of the game (print data, not in the game state): ``setup_zones`` (a
+  free set-up: a list of
   ``{scenario?, side, from, types?, name, map, regions, boxes?, limit, rule}``; the units
   placed in the pool ``from`` (of ``types``, when given) are listed under the zone, whose
   regions are tinted on the map excerpt, with the limit and the rule).
