@@ -12,8 +12,8 @@ from collections.abc import Iterator
 import pytest
 from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
-from uihelpers import open_game, open_window, select_game
 
+from uihelpers import open_game, open_window, select_game
 from wartable.core.errors import IllegalAction
 from wartable.engine.loop import deciding_side
 from wartable.ui.mainwindow import MainWindow

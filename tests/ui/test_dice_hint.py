@@ -24,8 +24,8 @@ from pathlib import Path
 
 from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
-from uihelpers import open_window
 
+from uihelpers import open_window
 from wartable.core.errors import IllegalAction
 from wartable.core.frozen import FrozenMap
 from wartable.engine.actions import END_STEP, Action

@@ -6,8 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from pytestqt.qtbot import QtBot
-from uihelpers import open_window
 
+from uihelpers import open_window
 from wartable.core.frozen import FrozenMap
 from wartable.engine.actions import END_STEP, Action, Button, Prompt
 from wartable.engine.session import Session

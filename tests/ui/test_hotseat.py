@@ -12,9 +12,9 @@ from typing import Any
 
 import pytest
 from pytestqt.qtbot import QtBot
+
 from uihelpers import act as submit
 from uihelpers import open_window, sit, start_game
-
 from wartable.engine.actions import Action
 from wartable.ui.mainwindow import MainWindow
 

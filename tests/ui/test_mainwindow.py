@@ -10,8 +10,8 @@ import pytest
 from PySide6.QtCore import QPoint, QPointF, Qt
 from PySide6.QtTest import QTest
 from pytestqt.qtbot import QtBot
-from uihelpers import open_window, select_game
 
+from uihelpers import open_window, select_game
 from wartable.ui.mainwindow import MainWindow
 
 

@@ -17,8 +17,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
-from uihelpers import open_window, select_game
 
+from uihelpers import open_window, select_game
 from wartable.engine.actions import Event
 from wartable.engine.loop import deciding_side
 from wartable.model.values import freeze
@@ -198,7 +198,6 @@ def test_a_real_game_log_offers_its_phases(qtbot: QtBot, tmp_path: Path) -> None
     """A&A 1941: Germany ends Purchase and moves a tank in Combat Move; the phase filter
     offers both (Order of Play, pg. 11) and Combat Move shows the move, not the purchase."""
     from uihelpers import act, open_game
-
     from wartable.engine.actions import END_STEP, Action
 
     w = open_game(qtbot, "aa_anniversary", "1941")

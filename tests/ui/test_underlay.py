@@ -17,8 +17,8 @@ from PySide6.QtCore import QPointF, Qt, QTimer
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QDialogButtonBox
 from pytestqt.qtbot import QtBot
-from uihelpers import open_game
 
+from uihelpers import open_game
 from wartable.core.affine import Affine
 from wartable.persistence.underlays import load_underlay, underlay_path
 from wartable.ui.underlay import CalibrationDialog, UnderlayItem
