@@ -162,7 +162,7 @@ def test_calculator_dialog_uses_the_battle_powers_developments(qtbot: QtBot) -> 
     """A battle taken from the board is computed with its powers' developments: Germany
     with Jet Fighters (researched here with typed dice: a 6, then Chart 2, a 2). One fighter
     against one infantry: attack 4 -> P(attacker wins) = (4/6*4/6) / (1 - 2/6*4/6) = 4/7
-    = 57.1 % (without jets 1/2: test_aa_research_followups works both)."""
+    = 57.1 % (without jets 1/2: test_aa_developments_in_battle_and_income works both)."""
     s = _session()
     for a in (Action.make("buy_researcher", "germany"), Action.make("research", "germany"),
               Action.make(DICE, "germany", values=(6,)), Action.make("chart", "germany", chart=2),

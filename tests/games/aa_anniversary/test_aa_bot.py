@@ -17,12 +17,8 @@ from wartable.core.errors import IllegalAction
 from wartable.core.rng import Rng
 from wartable.engine.loop import deciding_side
 from wartable.engine.session import Session
-from wartable.games.aa_anniversary.bot import (
-    bot_selfplay,
-    choose_action,
-    play_match,
-    ranked_actions,
-)
+from wartable.games.aa_anniversary.bot import bot_selfplay, choose_action, play_match
+from wartable.games.aa_anniversary.bot_fast import ranked_actions
 from wartable.games.aa_anniversary.steps import mobilize
 from wartable.games.aa_anniversary.steps.common import (
     MOBILIZATION,

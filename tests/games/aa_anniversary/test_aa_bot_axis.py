@@ -16,8 +16,9 @@ from aa_helpers import game
 from wartable.core.frozen import FrozenMap
 from wartable.core.rng import Rng
 from wartable.engine.session import Session
-from wartable.games.aa_anniversary import bot_strong
-from wartable.games.aa_anniversary.bot import choose_action, explained_action, step_kind
+from wartable.games.aa_anniversary.bot import choose_action, explained_action
+from wartable.games.aa_anniversary.bot_fast import step_kind
+from wartable.games.aa_anniversary.bot_strong import common, noncombat, placement
 from wartable.games.aa_anniversary.steps.common import (
     MOBILIZATION,
     controller,
@@ -78,8 +79,8 @@ def test_ncm_pg21_transports_carry_infantry_from_japan_to_threatened_kiangsu() -
     st = _add(st, "test.jp", "infantry", "japan", "japan", 4)
     st = _add(st, "test.tr", "transport", "japan", "sz62", 2)
     s = replace(s, state=st)
-    assert bot_strong.threat(g, st, "japan", "kiangsu") > bot_strong.DEFEND_P  # premise
-    plan = bot_strong.plan_noncombat(g, st, s.prompt("japan"), None)
+    assert common.threat(g, st, "japan", "kiangsu") > common.DEFEND_P  # premise
+    plan = noncombat.plan_noncombat(g, st, s.prompt("japan"), None)
     moves = [(str(x.action.args.get("piece")), str(x.action.args.get("to"))) for x in plan]
     assert [m for m in moves if m[0].startswith("test.jp")][-4:] == [
         (f"test.jp{i}", "kiangsu") for i in range(4)], moves
@@ -89,7 +90,7 @@ def test_ncm_pg21_transports_carry_infantry_from_japan_to_threatened_kiangsu() -
         s = s.submit(x.action)
     there = [q.id for q in s.state.pieces_at("kiangsu") if q.side == "japan"]
     assert sorted(there) == ["test.jp0", "test.jp1", "test.jp2", "test.jp3", "test.kg0"]
-    assert bot_strong.threat(g, s.state, "japan", "kiangsu") <= 0.5
+    assert common.threat(g, s.state, "japan", "kiangsu") <= 0.5
 
 
 def test_ncm_pg26_fighters_land_first_where_the_enemy_attack_is_likeliest_to_win() -> None:
@@ -109,16 +110,16 @@ def test_ncm_pg26_fighters_land_first_where_the_enemy_attack_is_likeliest_to_win
     st = _add(st, "test.cn", "infantry", "china", "fukien", 6)
     st = _add(st, "test.f", "fighter", "japan", "manchuria", 2)
     s = replace(s, state=st)
-    p_kiangsu = bot_strong.threat(g, st, "japan", "kiangsu")
-    p_kwangtung = bot_strong.threat(g, st, "japan", "kwangtung")
-    assert p_kiangsu > p_kwangtung > bot_strong.DEFEND_P, (p_kiangsu, p_kwangtung)  # premise
+    p_kiangsu = common.threat(g, st, "japan", "kiangsu")
+    p_kwangtung = common.threat(g, st, "japan", "kwangtung")
+    assert p_kiangsu > p_kwangtung > common.DEFEND_P, (p_kiangsu, p_kwangtung)  # premise
     p = s.prompt("japan")
     assert all(d in p.moves["test.f0"] for d in ("kiangsu", "kwangtung"))
-    plan = bot_strong.plan_noncombat(g, st, p, None)
+    plan = noncombat.plan_noncombat(g, st, p, None)
     lands = [str(x.action.args.get("to")) for x in plan
              if str(x.action.args.get("piece")).startswith("test.f")]
     assert lands and lands[0] == "kiangsu", lands
-    after = bot_strong.threat(g, st, "japan", "kiangsu", extra=["fighter"])
+    after = common.threat(g, st, "japan", "kiangsu", extra=["fighter"])
     assert lands[1] == ("kiangsu" if after > p_kwangtung else "kwangtung"), (lands, after)
 
 
@@ -130,7 +131,7 @@ def test_ncm_pg21_empty_transports_sail_back_to_the_factory_where_infantry_waits
     w = world(g)
     s = _japan_noncombat("axis3")
     st = _only_test_units(s.state)
-    far = bot_strong._sea_distances(g, ["sz62"])
+    far = common.sea_distances(g, ["sz62"])
     z = next(x for x in sorted(far) if far[x] == 2)
     st = _add(st, "test.jp", "infantry", "japan", "japan", 4)
     st = _add(st, "test.tr", "transport", "japan", z, 2)
@@ -138,7 +139,7 @@ def test_ncm_pg21_empty_transports_sail_back_to_the_factory_where_infantry_waits
     p = s.prompt("japan")
     assert "sz62" in p.moves["test.tr0"] and [x for x in w.neighbors["japan"]
                                               if x in w.sea] == ["sz62"]  # premise
-    plan = bot_strong.plan_noncombat(g, st, p, None)
+    plan = noncombat.plan_noncombat(g, st, p, None)
     moves = {str(x.action.args.get("piece")): str(x.action.args.get("to")) for x in plan}
     assert moves.get("test.tr0") == "sz62" and moves.get("test.tr1") == "sz62", (z, plan)
     assert any("Empty transports sail" in x.reason for x in plan)
@@ -164,7 +165,7 @@ def test_mobilize_pg22_a_new_fighter_is_placed_on_the_new_carrier() -> None:
     s = replace(s, state=st)
     p = s.prompt("japan")
     assert "sz62" not in p.moves["test.fighter"]  # premise: offered once the carrier is there
-    plan = bot_strong.plan_mobilize(g, st, p, None)
+    plan = placement.plan_mobilize(g, st, p, None)
     moves = [(str(x.action.args.get("piece")), str(x.action.args.get("to"))) for x in plan]
     assert moves == [("test.carrier", "sz62"), ("test.fighter", "sz62")], moves
     rng = Rng.from_seed("m")

@@ -25,12 +25,9 @@ from wartable.core.rng import Rng
 from wartable.engine.loop import deciding_side
 from wartable.engine.session import Session
 from wartable.games.aa_anniversary import bot_strong, research
-from wartable.games.aa_anniversary.bot import (
-    battle_odds,
-    bot_selfplay,
-    explained_action,
-    land_distances,
-)
+from wartable.games.aa_anniversary.bot import bot_selfplay, explained_action
+from wartable.games.aa_anniversary.bot_fast import battle_odds, land_distances
+from wartable.games.aa_anniversary.bot_strong import combat_move, common, noncombat
 from wartable.games.aa_anniversary.combat import Force
 from wartable.games.aa_anniversary.research import BattleDevelopments, research_table
 from wartable.games.aa_anniversary.steps.common import (
@@ -123,12 +120,12 @@ def test_an_attack_gathers_units_from_several_territories() -> None:
     s = replace(s, state=st)
     two = battle_odds(g, Force.of(armour=2), Force.of(infantry=3))[1]
     four = battle_odds(g, Force.of(armour=4), Force.of(infantry=3))[1]
-    assert two < bot_strong.ATTACK_P <= four, (two, four)  # the premise (exact odds)
+    assert two < combat_move.ATTACK_P <= four, (two, four)  # the premise (exact odds)
     # The armour reach other targets too (the rest of the front is the setup's): the plan
     # is asked with their moves to this target only.
     p = s.prompt(power)
     p = replace(p, moves=FrozenMap({pid: (target,) for pid in p.moves if pid.startswith("test.")}))
-    sent = {str(x.action.args.get("piece")) for x in bot_strong.plan_combat(g, st, p, None)
+    sent = {str(x.action.args.get("piece")) for x in combat_move.plan_combat(g, st, p, None)
             if x.action.verb == "move" and x.action.args.get("to") == target}
     assert {p[:6] for p in sent} == {"test.a", "test.b"}, sent
 
@@ -148,7 +145,7 @@ def test_a_threatened_capital_buys_defenders_first() -> None:
         st = st.with_piece(Piece(f"test.r{i}", "armour", "ussr", "poland"))
     st = set_control(st, "poland", "ussr")
     s = replace(s, state=st)
-    assert bot_strong.threat(g, st, "germany", "germany") > bot_strong.DEFEND_P
+    assert common.threat(g, st, "germany", "germany") > common.DEFEND_P
     ranked = bot_strong.ranked(s)
     first, why = ranked[0]
     assert first.verb == "buy" and first.args.get("unit") == "infantry"
@@ -157,12 +154,12 @@ def test_a_threatened_capital_buys_defenders_first() -> None:
 
 def test_the_budget_cuts_the_planning_short_but_play_stays_legal() -> None:
     s, target = _attack_setup(1)
-    none = bot_strong.ranked(s, bot_strong.eval_budget(0))
+    none = bot_strong.ranked(s, common.eval_budget(0))
     assert not any(a.verb == "move" and a.args.get("to") == target for a, _ in none)
-    a, _rng, _why = explained_action(s, Rng.from_seed("b"), "strong", bot_strong.eval_budget(0))
+    a, _rng, _why = explained_action(s, Rng.from_seed("b"), "strong", common.eval_budget(0))
     s.submit(a)  # still a legal action
     assert any(a.verb == "move" and a.args.get("to") == target
-               for a, _ in bot_strong.ranked(s, bot_strong.eval_budget(200)))
+               for a, _ in bot_strong.ranked(s, common.eval_budget(200)))
 
 
 def test_strong_beats_random_and_does_at_least_as_well_as_fast() -> None:
@@ -223,7 +220,7 @@ def test_ncm_pg26_fighter_without_land_in_reach_lands_on_a_carrier() -> None:
                              attrs=FrozenMap({"mp": 3.0, "cm": True})))  # 1 of 4 left
     st = st.with_piece(Piece("test.cv", "carrier", power, z, attrs=FrozenMap({"cm": True})))
     s = replace(s, state=st)
-    plan = bot_strong.plan_noncombat(game(), st, s.prompt(power), None)
+    plan = noncombat.plan_noncombat(game(), st, s.prompt(power), None)
     moves = {str(x.action.args.get("piece")): str(x.action.args.get("to")) for x in plan}
     assert moves.get("test.ftr") == z, plan
     assert "test.cv" not in moves  # it moved in Combat Move: it stays
@@ -263,7 +260,7 @@ def test_ncm_pg27_carrier_sails_with_the_fleet_and_its_fighter_flies_along() -> 
     st = _clear(s.state, power)
     # An own coastal territory A next to sea zone Z that is not next to an enemy victory
     # city (so the fleet has somewhere to sail: toward the enemy's victory cities).
-    cities = bot_strong._enemy_coast_distance(g, st, power, victory_only=True)
+    cities = common.enemy_coast_distance(g, st, power, victory_only=True)
     a, z = next((a, z) for a in sorted(w.land) if controller(st, a) == power
                 for z in sorted(w.neighbors[a]) if z in w.sea and cities.get(z, 0) >= 1)
     st = st.with_piece(Piece("test.inf", "infantry", power, a))
@@ -276,7 +273,7 @@ def test_ncm_pg27_carrier_sails_with_the_fleet_and_its_fighter_flies_along() -> 
     p = s.prompt(power)
     p = replace(p, moves=FrozenMap({pid: tuple(d for d in ds if d in w.sea or pid != "test.ftr")
                                     for pid, ds in p.moves.items() if pid.startswith("test.")}))
-    plan = bot_strong.plan_noncombat(g, st, p, None)
+    plan = noncombat.plan_noncombat(g, st, p, None)
     order = [str(x.action.args.get("piece")) for x in plan]
     moves = {str(x.action.args.get("piece")): str(x.action.args.get("to")) for x in plan}
     assert moves.get("test.inf") == z, plan  # boards
@@ -331,7 +328,7 @@ def test_cm_pg15_loads_and_attacks_amphibiously_in_one_combat_move() -> None:
     st = st.with_piece(Piece("test.tr", "transport", power, z))
     s = replace(s, state=st)
     assert battle_odds(g, Force.of(infantry=1, armour=1), Force.of(infantry=1))[1] \
-        >= bot_strong.ATTACK_P
+        >= combat_move.ATTACK_P
     why = [r for a_, r in bot_strong.ranked(s) if r.startswith("Attack")]
     assert why and "2 landing from transports" in why[0], why
     rng = Rng.from_seed("amph")
@@ -375,7 +372,7 @@ def test_rd_jet_fighters_flip_the_attack_decision() -> None:
         st = st.with_piece(Piece(f"test.ftr{i}", "fighter", power, lo))
     att, dfn = Force.of(armour=1, infantry=2, fighter=2), Force.of(infantry=1, armour=3)
     jets = BattleDevelopments(research_table(g), frozenset({research.JET_FIGHTERS}))
-    assert battle_odds(g, att, dfn)[1] < bot_strong.ATTACK_P <= battle_odds(
+    assert battle_odds(g, att, dfn)[1] < combat_move.ATTACK_P <= battle_odds(
         g, att, dfn, devs=jets)[1]
 
     def attacks(state: GameState) -> bool:
@@ -383,7 +380,7 @@ def test_rd_jet_fighters_flip_the_attack_decision() -> None:
         p = replace(p, moves=FrozenMap({pid: (t,) for pid in p.moves
                                         if pid.startswith("test.") and t in p.moves[pid]}))
         return any(x.action.args.get("to") == t
-                   for x in bot_strong.plan_combat(g, state, p, None))
+                   for x in combat_move.plan_combat(g, state, p, None))
 
     assert not attacks(st)
     assert attacks(research.with_development(st, power, research.JET_FIGHTERS))

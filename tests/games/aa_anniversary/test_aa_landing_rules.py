@@ -17,7 +17,7 @@ from aa_helpers import act, at, board, game, moves, no_problems, start
 from wartable.core.errors import IllegalAction
 from wartable.engine.actions import END_STEP, Action
 from wartable.engine.loop import apply, prompt
-from wartable.games.aa_anniversary.steps import battle, landing
+from wartable.games.aa_anniversary.steps import battle, landing, movement
 from wartable.games.aa_anniversary.steps.common import MOBILIZATION, controller, set_control
 from wartable.model.state import GameState
 
@@ -231,7 +231,7 @@ def test_noncombat_move_carrier_must_move_to_pick_up_a_fighter() -> None:
     # pg. 21: carriers "must move there, range permitting, if they did not move in the Combat
     # Move phase and the friendly sea zone is the only valid landing zone for the fighters".
     st = _fighter_stranded_in_sz11(("usa.carrier.1", "carrier", "sz19"))
-    reason = landing.noncombat_can_end(game(), st, "usa")
+    reason = movement.noncombat_can_end(game(), st, "usa")
     assert reason is not None and "Fighter" in reason and "Carrier" in reason
     assert "pg. 21" in reason
     with pytest.raises(IllegalAction, match="only landing zone"):
@@ -247,7 +247,7 @@ def test_noncombat_move_carrier_that_moved_in_combat_move_need_not_come() -> Non
     # fighter with nowhere to land is lost at the end of Noncombat Move (pg. 26).
     st = _fighter_stranded_in_sz11(("usa.carrier.1", "carrier", "sz19"))
     st = _attrs(st, "usa.carrier.1", cm=True)
-    assert landing.noncombat_can_end(game(), st, "usa") is None
+    assert movement.noncombat_can_end(game(), st, "usa") is None
     st = _end(st, "usa")
     assert "usa.fighter.1" not in st.pieces
     no_problems(st)
@@ -258,7 +258,7 @@ def test_noncombat_move_carrier_need_not_come_when_the_fighter_can_land_elsewher
     # (sz10, Eastern U.S.), so the carrier is free.
     st = _fighter_stranded_in_sz11(("usa.carrier.1", "carrier", "sz19"))
     st = _attrs(st, "usa.fighter.1", mp=2.0)
-    assert landing.noncombat_can_end(game(), st, "usa") is None
+    assert movement.noncombat_can_end(game(), st, "usa") is None
     assert "eastern_united_states" in moves(st, "usa.fighter.1")
 
 

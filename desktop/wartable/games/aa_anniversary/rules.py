@@ -151,7 +151,7 @@ class AARules(Rules):
         if pos.step.kind == "combat_move":  # Transports (pg. 15): cargo loaded must assault
             return movement.combat_move_can_end(game, state, state.active_side)
         if pos.step.kind == "noncombat_move":  # carriers must move to their fighters (pg. 21)
-            return landing.noncombat_can_end(game, state, state.active_side)
+            return movement.noncombat_can_end(game, state, state.active_side)
         if pos.step.kind == "mobilize":  # a new carrier goes where fighters wait (pg. 26)
             return landing.mobilize_can_end(game, state, state.active_side)
         if pos.step.kind == "conduct_combat":

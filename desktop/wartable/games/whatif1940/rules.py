@@ -48,6 +48,7 @@ from wartable.games.whatif1940.steps import (
     mobile_assault,
     moscow,
     movement,
+    movement_phase,
     neutrality,
     offmap,
     order,
@@ -216,8 +217,8 @@ class WhatIf1940Rules(Rules):
         if kind == "setup":
             return self.setups(game).prompt(state, step.id, step.prompt, step.rule)
         if kind == "movement":
-            return movement.prompt(game, self.board(game), state, step.id, step.prompt,
-                                   step.rule)
+            return movement_phase.prompt(game, self.board(game), state, step.id, step.prompt,
+                                         step.rule)
         if kind == "declare_order":
             return order.prompt(state, step.prompt, step.rule)
         text = step.prompt or step.name

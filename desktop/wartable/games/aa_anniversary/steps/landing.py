@@ -12,32 +12,32 @@ Noncombat Move, but one still there after a battle may wait for a new carrier.
 
 Carriers must move to pick up fighters (pg. 21, 26, 28): a fighter may end its Noncombat
 Move in a sea zone that one of its power's carriers that moved in neither move phase can
-still reach (`carrier_reach`); then, if that zone is the fighter's only landing zone, the
-carrier must go there before the step ends (`noncombat_can_end`). Our carriers move once per
-phase along one path, so "a carrier must end its move once a fighter has landed on it"
-holds for a fighter landing after the carrier moved; a carrier that has not moved yet and
-sails away from fighters that landed on it first moves no more (`carrier_held`).
+still reach (`movement.carrier_reach`); then, if that zone is the fighter's only landing
+zone, the carrier must go there before the step ends (`movement.noncombat_can_end`). Our
+carriers move once per phase along one path, so "a carrier must end its move once a fighter
+has landed on it" holds for a fighter landing after the carrier moved; a carrier that has not
+moved yet and sails away from fighters that landed on it first moves no more
+(`carrier_held`).
 
 A carrier that a fighter's Combat Move counted on (pg. 26: "If it does include noncombat
 moves by a carrier, then the carrier cannot move in the Combat Move phase"): once a fighter
 has moved in Combat Move and can reach no landing space without that carrier, the carrier
 may still move in Combat Move only to a sea zone within that fighter's remaining reach,
-where it is still a landing space if the battle is won (`carrier_pinned_zones`). Which
-carrier a fighter counted on is not recorded: it is the one without which it has none.
+where it is still a landing space if the battle is won (`movement.carrier_pinned_zones`).
+Which carrier a fighter counted on is not recorded: it is the one without which it has none.
+Those three ask where units can move, so they live in steps/movement.py; this module counts
+carrier places and the fighters lost without one.
 """
 
 from __future__ import annotations
 
 from wartable.engine.actions import Event, Outcome
-from wartable.engine.paths import reachable
 from wartable.engine.rules import Game
-from wartable.games.aa_anniversary import research
 from wartable.games.aa_anniversary.steps import mobilize
-from wartable.games.aa_anniversary.steps.common import MOBILIZATION, StateMemo, space_name, world
+from wartable.games.aa_anniversary.steps.common import StateMemo, space_name, world
 from wartable.model.state import GameState, Piece
 
 R_NEW_CARRIER = mobilize.R_NEW_CARRIER
-R_PICK_UP = "Phase 5: Noncombat Move, aircraft carriers must move to pick up fighters (pg. 21)"
 
 _memo = StateMemo()  # answers per recent state (steps/common.py)
 
@@ -59,7 +59,7 @@ def pending_carrier_room(game: Game, state: GameState, loc: str, power: str) -> 
     out = 0
     waiting = _waiting(game, state, power)
     if waiting and loc in world(game).sea and mobilize.sea_factories(game, state, power, loc):
-        short = dict(_shortfalls(game, state, power))
+        short = dict(fighter_shortfalls(game, state, power))
         short.pop(loc, None)
         need = mobilize.carriers_needed(game, state, power, short)
         cap = max(mobilize.carrier_capacity(game, p) for p in waiting)
@@ -81,7 +81,8 @@ def _waiting(game: Game, state: GameState, power: str) -> tuple[Piece, ...]:
     return hit
 
 
-def _shortfalls(game: Game, state: GameState, power: str) -> dict[str, int]:
+def fighter_shortfalls(game: Game, state: GameState, power: str) -> dict[str, int]:
+    """mobilize.shortfalls, kept for one state (the prompt asks it for every sea zone)."""
     memo = _memo(state)
     key = ("short", power)
     hit = memo.get(key)
@@ -89,71 +90,6 @@ def _shortfalls(game: Game, state: GameState, power: str) -> dict[str, int]:
         hit = mobilize.shortfalls(game, state, power)
         memo[key] = hit
     return hit
-
-
-def carrier_reach(game: Game, state: GameState, power: str, combat: bool) -> frozenset[str]:
-    """Sea zones one of `power`'s carriers that moved in neither move phase could still
-    come to in Noncombat Move (its own zone counts as carrier room there). During Combat
-    Move also the sea zones it could enter to fight, as if every battle were won (Air Units,
-    pg. 26: "you may assume that all of your attacking rolls will be hits"). Every fighter
-    may count on the same carrier (one move per unit: we do not record which fighter
-    counts on which carrier)."""
-    from wartable.games.aa_anniversary.steps import movement  # movement imports this module
-
-    memo = _memo(state)
-    key = ("reach", power, str(combat))
-    hit = memo.get(key)
-    if isinstance(hit, frozenset):
-        return hit
-    out: set[str] = set()
-    for p in state.pieces.values():
-        if (p.side == power and mobilize.carrier_capacity(game, p) > 0
-                and p.location != MOBILIZATION and not p.attrs.get("cm")
-                and not p.attrs.get("nm")):
-            out.update(movement.move_costs(game, state, p, False))
-            if combat:  # or where it could go to fight (Combat Move ends only in hostile zones)
-                out.update(movement.move_costs(game, state, p, True))
-    reach = frozenset(out)
-    memo[key] = reach
-    return reach
-
-
-def _lands_now(game: Game, state: GameState, loc: str, power: str) -> bool:
-    """A sea zone with a place on a carrier there or on one still to be mobilized there."""
-    return carrier_room(game, state, loc, power) + pending_carrier_room(
-        game, state, loc, power) > 0
-
-
-def noncombat_can_end(game: Game, state: GameState, power: str) -> str | None:
-    """Why Noncombat Move cannot end yet (a carrier must still move to its fighters), or None.
-
-    pg. 21: carriers "must move there, range permitting, if they did not move in the Combat
-    Move phase and the friendly sea zone is the only valid landing zone for the fighters".
-    A fighter's only landing zone: it can fly to no territory and no carrier place (now or
-    on a new carrier) elsewhere."""
-    from wartable.games.aa_anniversary.steps import movement  # movement imports this module
-
-    short = _shortfalls(game, state, power)
-    for zone in sorted(short):
-        if carrier_room(game, state, zone, power) + pending_carrier_room(
-                game, state, zone, power) >= 0:
-            continue  # a new carrier will take them (pg. 26 note)
-        fighters = sorted((p for p in state.pieces_at(zone)
-                           if p.side == power and p.type == "fighter"), key=lambda p: p.id)
-        stuck = [f for f in fighters if not any(
-            d in world(game).land or _lands_now(game, state, d, power)
-            for d in movement.move_costs(game, state, f, False))]
-        if not stuck:
-            continue
-        for c in sorted(state.pieces.values(), key=lambda p: p.id):
-            if (c.side == power and mobilize.carrier_capacity(game, c) > 0
-                    and c.location != zone
-                    and zone in movement.move_costs(game, state, c, False)):
-                return (f"{game.rules.piece_name(game, c)} must move to "
-                        f"{space_name(game, zone)} to pick up "
-                        f"{game.rules.piece_name(game, stuck[0])}: it is the fighter's only "
-                        f"landing zone [{R_PICK_UP}].")
-    return None
 
 
 def carrier_held(game: Game, state: GameState, piece: Piece) -> bool:
@@ -166,43 +102,12 @@ def carrier_held(game: Game, state: GameState, piece: Piece) -> bool:
                for p in state.pieces_at(piece.location))
 
 
-def carrier_pinned_zones(game: Game, state: GameState, carrier: Piece) -> frozenset[str] | None:
-    """In Combat Move: None when the carrier is free to move; else the only sea zones it may
-    move to, because a fighter that moved in this Combat Move has no landing space without
-    it (pg. 26). Checked on the board without this carrier."""
-    from wartable.games.aa_anniversary.steps import movement  # movement imports this module
-
-    power = carrier.side
-    if (mobilize.carrier_capacity(game, carrier) <= 0 or carrier.attrs.get("cm")
-            or carrier.location == MOBILIZATION):
-        return None
-    fighters = [p for p in state.pieces.values() if p.side == power and p.type == "fighter"
-                and p.attrs.get("cm") and p.location != MOBILIZATION]
-    if not fighters:
-        return None
-    w = world(game)
-    without = state.without_piece(carrier.id)
-    decks = carrier_reach(game, without, power, True)
-    allowed: frozenset[str] | None = None
-    for f in fighters:
-        budget = float(research.movement(game, state, power, f.type)) - float(
-            f.attrs.get("mp", 0))
-        zones = reachable(f.location, max(budget, 0.0), w.neighbors.__getitem__,
-                          lambda a, b: None if b in w.neutral else 1.0).cost
-        if any(z in decks or movement.air_may_end(game, without, z, power, f.type)
-               for z in zones):
-            continue
-        here = frozenset(z for z in zones if z in w.sea)
-        allowed = here if allowed is None else allowed & here
-    return allowed
-
-
 def lost_at_sea(game: Game, state: GameState, power: str,
                 pending: bool) -> tuple[Piece, ...]:
     """`power`'s fighters at sea without a carrier place: the ones beyond the room on the
     carriers there (and, with `pending`, on carriers still to be mobilized, zones taken in
     order while carriers and production last). Which fighters go: the highest ids."""
-    short = _shortfalls(game, state, power)
+    short = fighter_shortfalls(game, state, power)
     taken: dict[str, int] = {}
     lost: list[Piece] = []
     for zone in sorted(short):

@@ -92,7 +92,7 @@ from wartable.engine.loop import end_step_button
 from wartable.engine.paths import reachable
 from wartable.engine.rules import Game
 from wartable.games.aa_anniversary import research
-from wartable.games.aa_anniversary.steps import landing, straits
+from wartable.games.aa_anniversary.steps import landing, mobilize, straits
 from wartable.games.aa_anniversary.steps.common import (
     MOBILIZATION,
     StateMemo,
@@ -393,7 +393,7 @@ def move_costs(game: Game, state: GameState, piece: Piece, combat: bool) -> dict
     if combat and out:  # Phase 3 (pg. 14): hostile spaces, or the four instances
         out = {z: v for z, v in out.items() if may_end_combat(game, state, piece, z)}
     if combat and out and _carrier_capacity(game, piece) > 0:
-        pinned = landing.carrier_pinned_zones(game, state, piece)
+        pinned = carrier_pinned_zones(game, state, piece)
         if pinned is not None:  # a fighter counts on it for landing (Air Units, pg. 26)
             out = {z: v for z, v in out.items() if z in pinned}
     if combat and out and stats(game, piece).transport and carries_combat_cargo(state, piece):
@@ -573,7 +573,7 @@ def landing_distance(game: Game, state: GameState, power: str, unit: str) -> dic
     dist: dict[str, float] = {}
     # Air Units (pg. 15, 26): a fighter may count on a carrier that has not moved in Combat
     # Move reaching a sea zone in Noncombat Move (or a new carrier: air_may_end).
-    deck = landing.carrier_reach(game, state, power, True) if unit == "fighter" else frozenset()
+    deck = carrier_reach(game, state, power, True) if unit == "fighter" else frozenset()
     frontier = [
         s for s in w.neighbors
         if s not in w.neutral and (power != "china" or china_may_enter(game, s))
@@ -622,7 +622,7 @@ def air_may_end(game: Game, state: GameState, loc: str, power: str, unit: str) -
     """A friendly territory not captured this turn, or (fighters) a place on a friendly
     carrier there, on a carrier bought this turn that can be mobilized there (Air Units,
     pg. 26 note), or where a carrier of its power that has not moved can still come (pg. 21:
-    it must then come; landing.noncombat_can_end)."""
+    it must then come; noncombat_can_end)."""
     w = world(game)
     if loc in w.land:
         return (
@@ -638,12 +638,108 @@ def air_may_end(game: Game, state: GameState, loc: str, power: str, unit: str) -
         return landing.pending_carrier_room(game, state, loc, power) > 0
     return (carrier_room(game, state, loc, power)
             + landing.pending_carrier_room(game, state, loc, power) > 0
-            or loc in landing.carrier_reach(game, state, power, False))
+            or loc in carrier_reach(game, state, power, False))
 
 
 def carrier_room(game: Game, state: GameState, loc: str, power: str) -> int:
     """Places left on the friendly carriers in `loc` now (negative: fighters without one)."""
     return landing.carrier_room(game, state, loc, power)
+
+
+# --- carriers that fighters count on (Air Units, pg. 26; Phase 5, pg. 21) ----------------
+# Here, not in landing.py: where a fighter may land depends on where carriers can still
+# move, and where a carrier may move on where the fighters that count on it can land.
+R_PICK_UP = "Phase 5: Noncombat Move, aircraft carriers must move to pick up fighters (pg. 21)"
+
+
+def carrier_reach(game: Game, state: GameState, power: str, combat: bool) -> frozenset[str]:
+    """Sea zones one of `power`'s carriers that moved in neither move phase could still
+    come to in Noncombat Move (its own zone counts as carrier room there). During Combat
+    Move also the sea zones it could enter to fight, as if every battle were won (Air Units,
+    pg. 26: "you may assume that all of your attacking rolls will be hits"). Every fighter
+    may count on the same carrier (one move per unit: we do not record which fighter
+    counts on which carrier)."""
+    memo = _memo(state)
+    key = ("reach", power, str(combat))
+    hit = memo.get(key)
+    if isinstance(hit, frozenset):
+        return hit
+    out: set[str] = set()
+    for p in state.pieces.values():
+        if (p.side == power and mobilize.carrier_capacity(game, p) > 0
+                and p.location != MOBILIZATION and not p.attrs.get("cm")
+                and not p.attrs.get("nm")):
+            out.update(move_costs(game, state, p, False))
+            if combat:  # or where it could go to fight (Combat Move ends only in hostile zones)
+                out.update(move_costs(game, state, p, True))
+    reach = frozenset(out)
+    memo[key] = reach
+    return reach
+
+
+def _lands_now(game: Game, state: GameState, loc: str, power: str) -> bool:
+    """A sea zone with a place on a carrier there or on one still to be mobilized there."""
+    return landing.carrier_room(game, state, loc, power) + landing.pending_carrier_room(
+        game, state, loc, power) > 0
+
+
+def noncombat_can_end(game: Game, state: GameState, power: str) -> str | None:
+    """Why Noncombat Move cannot end yet (a carrier must still move to its fighters), or None.
+
+    pg. 21: carriers "must move there, range permitting, if they did not move in the Combat
+    Move phase and the friendly sea zone is the only valid landing zone for the fighters".
+    A fighter's only landing zone: it can fly to no territory and no carrier place (now or
+    on a new carrier) elsewhere."""
+    short = landing.fighter_shortfalls(game, state, power)
+    for zone in sorted(short):
+        if landing.carrier_room(game, state, zone, power) + landing.pending_carrier_room(
+                game, state, zone, power) >= 0:
+            continue  # a new carrier will take them (pg. 26 note)
+        fighters = sorted((p for p in state.pieces_at(zone)
+                           if p.side == power and p.type == "fighter"), key=lambda p: p.id)
+        stuck = [f for f in fighters if not any(
+            d in world(game).land or _lands_now(game, state, d, power)
+            for d in move_costs(game, state, f, False))]
+        if not stuck:
+            continue
+        for c in sorted(state.pieces.values(), key=lambda p: p.id):
+            if (c.side == power and mobilize.carrier_capacity(game, c) > 0
+                    and c.location != zone
+                    and zone in move_costs(game, state, c, False)):
+                return (f"{game.rules.piece_name(game, c)} must move to "
+                        f"{space_name(game, zone)} to pick up "
+                        f"{game.rules.piece_name(game, stuck[0])}: it is the fighter's only "
+                        f"landing zone [{R_PICK_UP}].")
+    return None
+
+
+def carrier_pinned_zones(game: Game, state: GameState, carrier: Piece) -> frozenset[str] | None:
+    """In Combat Move: None when the carrier is free to move; else the only sea zones it may
+    move to, because a fighter that moved in this Combat Move has no landing space without
+    it (pg. 26). Checked on the board without this carrier."""
+    power = carrier.side
+    if (mobilize.carrier_capacity(game, carrier) <= 0 or carrier.attrs.get("cm")
+            or carrier.location == MOBILIZATION):
+        return None
+    fighters = [p for p in state.pieces.values() if p.side == power and p.type == "fighter"
+                and p.attrs.get("cm") and p.location != MOBILIZATION]
+    if not fighters:
+        return None
+    w = world(game)
+    without = state.without_piece(carrier.id)
+    decks = carrier_reach(game, without, power, True)
+    allowed: frozenset[str] | None = None
+    for f in fighters:
+        budget = float(research.movement(game, state, power, f.type)) - float(
+            f.attrs.get("mp", 0))
+        zones = reachable(f.location, max(budget, 0.0), w.neighbors.__getitem__,
+                          lambda a, b: None if b in w.neutral else 1.0).cost
+        if any(z in decks or air_may_end(game, without, z, power, f.type)
+               for z in zones):
+            continue
+        here = frozenset(z for z in zones if z in w.sea)
+        allowed = here if allowed is None else allowed & here
+    return allowed
 
 
 def prompt(game: Game, state: GameState, power: str, combat: bool, text: str, rule: str) -> Prompt:
@@ -682,7 +778,7 @@ def prompt(game: Game, state: GameState, power: str, combat: bool, text: str, ru
         moves=FrozenMap(moves),
         costs=FrozenMap(costs),
         buttons=(end_step_button(combat_move_can_end(game, state, power) if combat
-                                 else landing.noncombat_can_end(game, state, power)),),
+                                 else noncombat_can_end(game, state, power)),),
     )
 
 

@@ -43,6 +43,7 @@ from wartable.games.whatif1940.steps import (
     combat_table,
     control,
     losses,
+    ma_result,
     movement,
     retreat,
     stacking,
@@ -646,10 +647,8 @@ def run(game: Game, board: Board, state: GameState, t: Task) -> Outcome:
                                            side):
             out = out.then(eliminate_garrison(board, state, target))  # [11.21]
         if b.get("kind") == "MA":  # [10.20] no advance: the force enters and moves on
-            from wartable.games.whatif1940.steps import mobile_assault
-
             st = _set_battle(out.state, success=True)
-            return out.then(mobile_assault.succeed(game, board, st, tuple(b["attackers"]),
+            return out.then(ma_result.succeed(game, board, st, tuple(b["attackers"]),
                                                    target, float(b["mp_cost"])))
         if b.get("result") != "DL1":
             out = out.then(Outcome(_push_front(out.state, task("advance"))))
@@ -855,9 +854,7 @@ def finish(game: Game, board: Board, state: GameState) -> Outcome:
     b = battle(state)
     out = Outcome(state)
     if b.get("kind") == "MA" and not b.get("success"):
-        from wartable.games.whatif1940.steps import mobile_assault
-
-        out = mobile_assault.fail(game, board, state, tuple(b["attackers"]))
+        out = ma_result.fail(game, board, state, tuple(b["attackers"]))
     out = out.then(promote(game, board, out.state, tuple(b.get("full", ()))))
     st = out.state.with_var(V_BATTLE, FrozenMap())
     return out.then(stacking.check(game, board, st))

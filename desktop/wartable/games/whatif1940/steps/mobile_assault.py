@@ -12,16 +12,15 @@
 - Resolved as a prepared assault (steps/combat.py) without the concentric bonus [11.10] or
   the fight/move shift [11.9]; across a river or canal one column left [10.23]; the GAST
   applies [6.11]. Cleared hex: the force enters it, pays the MP and may move on (no second
-  MA) [10.20]; otherwise the survivors stay in the launch hex and stop for the phase [10.19].
+  MA) [10.20]; otherwise the survivors stay in the launch hex and stop for the phase [10.19]
+  (steps/ma_result.py, applied as the battle ends).
 """
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from wartable.core.errors import IllegalAction
 from wartable.core.frozen import FrozenMap
-from wartable.engine.actions import Action, Button, Event, Outcome
+from wartable.engine.actions import Action, Button, Outcome
 from wartable.engine.rules import Game
 from wartable.games.whatif1940 import hidden, supply, units
 from wartable.games.whatif1940.board import Board
@@ -29,7 +28,6 @@ from wartable.games.whatif1940.ids import (
     A_DONE,
     A_MA_DONE,
     A_MOVED,
-    A_MP_USED,
     NAT_GERMAN,
     NAT_SOVIET,
     V_MOVING_PARENT,
@@ -190,37 +188,3 @@ def declare(game: Game, board: Board, state: GameState, action: Action,
                                  .with_attr(A_MOVED, True))
     return combat.begin(game, board, state, side, map_id, target, ids, "MA", launch=launch,
                         mp_cost=c)
-
-
-def succeed(game: Game, board: Board, state: GameState, ids: tuple[str, ...], target: str,
-            mp_cost: float) -> Outcome:
-    """[10.20] The cleared hex is entered; the force may move on with the MP left."""
-    from wartable.games.whatif1940.steps import control
-
-    events = []
-    for pid in ids:
-        p = state.piece(pid)
-        if not board.on_map(p.location):
-            continue
-        used = float(p.attrs.get(A_MP_USED, 0.0)) + mp_cost
-        state = state.with_piece(replace(p, location=target,
-                                         attrs=p.attrs.set(A_MP_USED, used)))
-        state = control.enter(game, board, state, state.piece(pid), (target,))
-        events.append(Event("move", f"{hidden.display_name(game, state, p)}: mobile assault "
-                            f"{p.location} → {target} ({mp_cost:g} MP)", p.side, "10.20"))
-    return Outcome(state, tuple(events))
-
-
-def fail(game: Game, board: Board, state: GameState, ids: tuple[str, ...]) -> Outcome:
-    """[10.19] Survivors stay in the launch hex and stop for the phase."""
-    names = []
-    for pid in ids:
-        p = state.piece(pid)
-        if board.on_map(p.location):
-            state = state.with_piece(p.with_attr(A_DONE, True))
-            names.append(hidden.display_name(game, state, p))
-    if not names:
-        return Outcome(state)
-    return Outcome(state, (Event("combat", f"The mobile assault failed: {', '.join(names)} "
-                                 "stay in the launch hex and stop [10.19]", state.piece(
-                                     ids[0]).side, "10.19"),))

@@ -18,12 +18,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import Any
 
 from wartable.core.errors import IllegalAction
-from wartable.core.frozen import FrozenMap
-from wartable.engine.actions import Action, Event, Outcome, Prompt
-from wartable.engine.loop import end_step_button
+from wartable.engine.actions import Action, Event, Outcome
 from wartable.engine.paths import reachable
 from wartable.engine.rules import Game
 from wartable.games.whatif1940 import hidden, supply, units
@@ -56,7 +53,7 @@ from wartable.games.whatif1940.ids import (
     V_MOVING_PARENT,
     WEST,
 )
-from wartable.games.whatif1940.steps import control, forts, interdiction, neutrality, stacking
+from wartable.games.whatif1940.steps import control, forts, interdiction, stacking
 from wartable.model.state import GameState, Piece
 
 # Movement step id -> (side, map) of the units that move in it [5.2, 5.3].
@@ -333,39 +330,6 @@ def reach_of(game: Game, board: Board, state: GameState, force: tuple[Piece, ...
     if budget <= 0:
         return Reach({}, {}, force[0].location)
     return force_reach(game, board, state, force, budget, fresh, memos)
-
-
-def prompt(game: Game, board: Board, state: GameState, step_id: str, text: str,
-           rule: str) -> Prompt:
-    side, map_id = STEP_MOVERS[step_id]
-    moves: dict[str, tuple[str, ...]] = {}
-    costs: dict[str, FrozenMap[str, float]] = {}
-    shared: dict[tuple[Any, ...], Reach] = {}
-    memos: dict[tuple[Any, ...], tuple[Memo, Memo]] = {}
-    for p in movers(game, board, state, step_id):
-        if not may_move(state, p):
-            continue
-        # Units alike in place, class, MP and nationality reach alike: compute once.
-        kind = (cost_class(game, state, p), units.nation(game, p), units.is_cavalry(game, p),
-                units.is_mech(game, p), units.is_top_rung(game, p))
-        key = (p.location, mp_left(game, state, p, map_id),
-               float(p.attrs.get(A_MP_USED, 0.0)) == 0.0, *kind)
-        r = shared.get(key)
-        if r is None:
-            m = memos.setdefault(kind, ({}, {}))
-            r = shared[key] = reach_of(game, board, state, (p,), map_id, m)
-        if r.costs:
-            moves[p.id] = tuple(sorted(r.costs))
-            costs[p.id] = FrozenMap(r.costs)
-    buttons = neutrality.buttons(game, state) if side == ANGLO_FRENCH else ()
-    from wartable.games.whatif1940.steps import mobile_assault  # (it imports this module)
-
-    buttons += mobile_assault.buttons(game, board, state, step_id)  # [10.15]
-    from wartable.games.whatif1940.steps import flieger  # (it imports this module)
-
-    buttons += flieger.buttons(game, board, state, step_id)  # [8.7] the 7th's airdrop
-    return Prompt(side, text, rule, moves=FrozenMap(moves), costs=FrozenMap(costs),
-                  buttons=buttons + (end_step_button(),))
 
 
 def force_of(game: Game, board: Board, state: GameState, action: Action,
