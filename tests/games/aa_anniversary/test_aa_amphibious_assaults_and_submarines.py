@@ -1,6 +1,7 @@
 """Amphibious assault bombardment and the submarines' submerge choice on the map
-(steps/battle.py), one test per rule, named after the rulebook section it checks. Battles use
-physical dice so each test says what was rolled; expected values come from the rulebook.
+(steps/battle/amphibious.py, submarines.py), one test per rule, named after the rulebook
+section it checks. Battles use physical dice so each test says what was rolled; expected
+values come from the rulebook.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from wartable.core.errors import IllegalAction
 from wartable.engine.actions import DICE, END_STEP, Action
 from wartable.engine.loop import apply, new_game, prompt
 from wartable.games.aa_anniversary.rules import AARules
-from wartable.games.aa_anniversary.steps import battle
+from wartable.games.aa_anniversary.steps.battle import amphibious, forces
 from wartable.model.state import GameState
 
 # --- Amphibious Assaults, Step 2: Battleship & Cruiser Bombardment (pg. 17) -----------------
@@ -97,7 +98,7 @@ def test_amphibious_assaults_step2_each_ship_supports_one_assault() -> None:
     st = _landing(("germany.cruiser.1", "cruiser", "sz05"))
     st = act(st, "bombard", "germany", ships=("germany.cruiser.1",))
     assert st.piece("germany.cruiser.1").attrs.get("bombarded")
-    assert battle.bombard_zones(game(), st, "karelia_ssr", "germany") == ()
+    assert amphibious.bombard_zones(game(), st, "karelia_ssr", "germany") == ()
 
 
 def test_amphibious_assaults_step1_enemy_submarines_may_be_ignored_then_bombard() -> None:
@@ -117,7 +118,7 @@ def test_amphibious_assaults_step1_enemy_submarines_may_be_ignored_then_bombard(
     ignores = [dict(b.args) for b in prompt(game(), st).buttons if b.id == "ignore"]
     assert ignores == [{"space": "sz05"}]
     st = act(st, "ignore", "germany", space="sz05")
-    assert "sz05" not in battle.battles(game(), st, "germany")
+    assert "sz05" not in forces.battles(game(), st, "germany")
     st = act(st, "fight", "germany", space="karelia_ssr")
     assert [tuple(b.args["ships"]) for b in prompt(game(), st).buttons] == [
         ("germany.battleship.1",), ()]
@@ -260,7 +261,7 @@ def test_amphibious_assaults_sea_combat_first_then_the_landing() -> None:
     assert p.location == "sz06" and p.attrs["assault"] == "united_kingdom"  # still aboard
     no_problems(st)
     st = at(st, "germany", "conduct_combat")
-    assert {"sz06", "united_kingdom"} <= set(battle.battles(game(), st, "germany"))
+    assert {"sz06", "united_kingdom"} <= set(forces.battles(game(), st, "germany"))
     with pytest.raises(IllegalAction, match="sea battle in Sea Zone 6 first"):
         act(st, "fight", "germany", space="united_kingdom")
     # The prompt says so before anyone clicks: the land battle's button waits, with why.
@@ -298,7 +299,7 @@ def test_amphibious_assaults_cargo_stays_aboard_when_the_transport_retreats() ->
     p = st.piece("germany.infantry.1")
     assert p.location == "sz05" and p.attrs["on"] == "germany.transport.1"
     assert "assault" not in p.attrs
-    assert "united_kingdom" not in battle.battles(game(), st, "germany")
+    assert "united_kingdom" not in forces.battles(game(), st, "germany")
     no_problems(st)
 
 
@@ -336,7 +337,7 @@ def test_aircraft_carriers_guest_fighters_stay_aboard_as_cargo_and_sink_with_it(
     assert f.location == "sz07" and f.attrs["on"] == "usa.carrier.1"
     st = at(st, "usa", "conduct_combat")
     # Guests "cannot take part in combat": only the carrier and the destroyer attack.
-    assert [p.id for p in battle.attackers(game(), st, "sz07", "usa")] == [
+    assert [p.id for p in forces.attackers(game(), st, "sz07", "usa")] == [
         "usa.carrier.1", "usa.destroyer.1"]
     st = act(st, "fight", "usa", space="sz07")
     assert dice_asked(st) == 3  # carrier, destroyer, submarine (no Surprise Strike: destroyer)

@@ -14,7 +14,8 @@ from wartable.core.errors import IllegalAction
 from wartable.engine.actions import DICE, END_STEP
 from wartable.engine.loop import prompt
 from wartable.games.aa_anniversary import research
-from wartable.games.aa_anniversary.steps import battle, bombing, mobilize
+from wartable.games.aa_anniversary.steps import bombing, mobilize
+from wartable.games.aa_anniversary.steps.battle import forces
 from wartable.games.aa_anniversary.steps.common import MOBILIZATION, controller, ipcs
 from wartable.model.state import GameState
 
@@ -84,7 +85,7 @@ def test_bombers_raiding_bomber_fights_no_other_battle() -> None:
     st = act(st, "raid", "germany", space="karelia_ssr", bombers=1)
     st = act(st, DICE, "germany", values=(5,))
     assert st.piece("germany.bomber.1").attrs.get("raided")
-    att = battle.attackers(game(), st, "karelia_ssr", "germany")
+    att = forces.attackers(game(), st, "karelia_ssr", "germany")
     assert [p.id for p in att] == ["germany.bomber.2", "germany.infantry.1"]
     st = act(st, "fight", "germany", space="karelia_ssr")
     assert dice_asked(st) == 3  # bomber 2 and the infantry attack, one defender
@@ -231,7 +232,7 @@ def test_fighter_escorts_and_interceptors_one_round_air_battle() -> None:
     st = act(st, DICE, "germany", values=(4,))  # the surviving bomber bombs as normal
     assert bombing.damage(game(), st, "united_kingdom") == 4
     # The interceptor stays out of any other battle in the territory this turn.
-    assert battle.defenders(game(), st, "united_kingdom", "germany") == ()
+    assert forces.defenders(game(), st, "united_kingdom", "germany") == ()
     st = act(st, END_STEP, "germany")
     assert not st.piece("uk.fighter.2").attrs.get("intercepting")
     no_problems(st)

@@ -14,7 +14,7 @@ from aa_helpers import act, at, board, dice_asked, game, moves, no_problems, sta
 
 from wartable.engine.actions import DICE, END_STEP
 from wartable.engine.loop import prompt
-from wartable.games.aa_anniversary.steps import battle
+from wartable.games.aa_anniversary.steps.battle import forces
 from wartable.games.aa_anniversary.steps.common import MOBILIZATION, controller, ipcs, set_control
 from wartable.model.state import GameState
 
@@ -347,7 +347,7 @@ def test_amphibious_assaults_defending_air_units_fight_only_in_their_territory()
     st = act(st, "move", "germany", piece="germany.transport.1", to="sz05")
     st = act(st, "move", "germany", piece="germany.infantry.1", to="karelia_ssr")
     st = at(st, "germany", "conduct_combat")
-    assert [p.id for p in battle.defenders(game(), st, "sz05", "germany")] == [
+    assert [p.id for p in forces.defenders(game(), st, "sz05", "germany")] == [
         "ussr.destroyer.1"]
     st = act(st, "fight", "germany", space="sz05")
     assert dice_asked(st) == 2  # battleship and destroyer; not the fighter
@@ -374,7 +374,7 @@ def test_fighter_escorts_take_part_in_no_other_battle() -> None:
     st = act(st, "raid", "germany", space="karelia_ssr", bombers=1, escorts=1)
     assert st.piece("germany.fighter.1").attrs.get("raided")
     st = act(st, DICE, "germany", values=(3,))  # 3 damage, no interceptors, no AA gun
-    assert [p.id for p in battle.attackers(game(), st, "karelia_ssr", "germany")] == [
+    assert [p.id for p in forces.attackers(game(), st, "karelia_ssr", "germany")] == [
         "germany.infantry.1"]
     st = act(st, "fight", "germany", space="karelia_ssr")
     assert dice_asked(st) == 2  # the German and the Soviet infantry only
@@ -396,7 +396,7 @@ def test_industrial_complexes_cannot_attack_defend_or_move() -> None:
     assert moves(at(st, "germany", "noncombat_move"), "germany.factory.1") == ()
     st = act(cm, "move", "germany", piece="germany.infantry.1", to="karelia_ssr")
     st = at(st, "germany", "conduct_combat")
-    assert [p.id for p in battle.defenders(game(), st, "karelia_ssr", "germany")] == [
+    assert [p.id for p in forces.defenders(game(), st, "karelia_ssr", "germany")] == [
         "ussr.infantry.1"]
     st = act(st, "fight", "germany", space="karelia_ssr")
     assert dice_asked(st) == 2  # the two infantry; the complex does not roll
@@ -462,7 +462,7 @@ def test_multinational_forces_an_allys_units_in_an_attacked_sea_zone_stay_out() 
     st = at(st, "germany", "combat_move")
     st = act(st, "move", "germany", piece="germany.cruiser.1", to="sz06")
     st = at(st, "germany", "conduct_combat")
-    assert [p.id for p in battle.attackers(game(), st, "sz06", "germany")] == [
+    assert [p.id for p in forces.attackers(game(), st, "sz06", "germany")] == [
         "germany.cruiser.1"]
     st = act(st, "fight", "germany", space="sz06")
     p = prompt(game(), st)  # the British submarine may strike or submerge
@@ -515,7 +515,7 @@ def test_aircraft_carriers_fighter_defense_against_submarines_only() -> None:
     st = at(st, "germany", "combat_move")
     st = act(st, "move", "germany", piece="germany.submarine.1", to="sz06")
     st = at(st, "germany", "conduct_combat")
-    assert {p.id for p in battle.defenders(game(), st, "sz06", "germany")} == {
+    assert {p.id for p in forces.defenders(game(), st, "sz06", "germany")} == {
         "uk.carrier.1", "uk.fighter.1", "usa.fighter.1"}
     st = act(st, "fight", "germany", space="sz06")
     st = act(st, "submerge", "germany", count=0)  # Surprise Strike (no British destroyer)
@@ -556,7 +556,7 @@ def test_amphibious_assaults_air_units_fight_in_the_sea_battle_or_the_land_attac
     st = act(st, "casualties", "ussr", lost={"destroyer": 1})
     assert st.piece("germany.fighter.1").location == "sz05"  # stays for Noncombat Move
     st = act(st, "fight", "germany", space="karelia_ssr")
-    assert {p.id for p in battle.attackers(game(), st, "karelia_ssr", "germany")} == {
+    assert {p.id for p in forces.attackers(game(), st, "karelia_ssr", "germany")} == {
         "germany.infantry.1", "germany.bomber.1"}
     assert dice_asked(st) == 3  # infantry, bomber; the Soviet infantry
     no_problems(st)
@@ -649,4 +649,4 @@ def test_general_combat_step5_the_defender_stays_known_after_its_last_unit_falls
         st = act(st, "casualties", top.side, lost={"destroyer": 1})
     assert "japan.destroyer.1" not in st.pieces
     assert st.top_frame is not None and st.top_frame.data.get("role") == "attacker"
-    assert battle.defending_power(game(), st, "sz10", "usa") == "japan"
+    assert forces.defending_power(game(), st, "sz10", "usa") == "japan"

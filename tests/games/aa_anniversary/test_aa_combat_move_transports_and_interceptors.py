@@ -15,7 +15,7 @@ from aa_helpers import act, at, board, dice_asked, game, moves, no_problems, sta
 from wartable.core.errors import IllegalAction
 from wartable.engine.actions import DICE, END_STEP, Action
 from wartable.engine.loop import apply, prompt
-from wartable.games.aa_anniversary.steps import battle
+from wartable.games.aa_anniversary.steps.battle import forces
 from wartable.games.aa_anniversary.steps.common import controller, set_control, world
 from wartable.model.state import GameState
 
@@ -54,7 +54,7 @@ def test_amphibious_assaults_step3_sea_units_withdrew_overland_units_still_fight
     cargo = st.piece("germany.infantry.1")
     assert cargo.location == "sz06" and cargo.attrs["on"] == "germany.transport.1"
     assert "assault" not in cargo.attrs  # it will not land this turn
-    assert "karelia_ssr" in battle.battles(game(), st, "germany")  # the overland attack stays
+    assert "karelia_ssr" in forces.battles(game(), st, "germany")  # the overland attack stays
     st = act(st, "fight", "germany", space="karelia_ssr")
     assert st.piece("germany.infantry.1").location == "sz06"  # the seaborne unit never lands
     # Round one at once: one German infantry die and one Soviet infantry die, no retreat yet.
@@ -91,7 +91,7 @@ def test_amphibious_assaults_step3_no_cargo_survived_air_units_still_fight_one_r
     st = act(st, "casualties", "germany", lost={"destroyer": 1})  # transports are chosen last
     # Defenseless Transports: the transport cannot retreat and sinks; its cargo with it.
     assert "germany.transport.1" not in st.pieces and "germany.infantry.1" not in st.pieces
-    assert "karelia_ssr" in battle.battles(game(), st, "germany")
+    assert "karelia_ssr" in forces.battles(game(), st, "germany")
     st = act(st, "fight", "germany", space="karelia_ssr")
     assert dice_asked(st) == 2  # the fighter (attack 3) and the Soviet infantry (defense 2)
     st = act(st, DICE, "germany", values=(1, 6))  # the fighter hits, the infantry misses
@@ -121,7 +121,7 @@ def test_combat_move_transports_units_loaded_must_offload_to_attack() -> None:
     st = act(st, "move", "germany", piece="germany.infantry.1", to="karelia_ssr")
     assert st.piece("germany.infantry.1").attrs.get("amphibious")
     st = act(st, END_STEP, "germany")  # now Combat Move may end
-    assert "karelia_ssr" in battle.battles(game(), st, "germany")
+    assert "karelia_ssr" in forces.battles(game(), st, "germany")
 
 
 def test_combat_move_transports_cargo_from_an_earlier_turn_may_stay_aboard() -> None:

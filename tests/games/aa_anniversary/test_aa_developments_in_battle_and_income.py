@@ -97,7 +97,7 @@ def test_casualties_default_keeps_the_jet_fighter() -> None:
     offered first. With Jet Fighters a German fighter attacks at 4 (Breakthrough Chart 2);
     one hit taken from infantry, armour and a fighter: the default loses the infantry (3
     IPCs) and keeps the fighter, the strongest attacker (the order reads the battle's
-    developed values, battle.battle_values)."""
+    developed values, steps/battle/forces.py: battle_values)."""
     units = (("germany.infantry.1", "infantry", "east_poland"),
              ("germany.armour.1", "armour", "east_poland"),
              ("germany.fighter.1", "fighter", "east_poland"),

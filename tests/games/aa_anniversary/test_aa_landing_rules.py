@@ -17,7 +17,8 @@ from aa_helpers import act, at, board, game, moves, no_problems, start
 from wartable.core.errors import IllegalAction
 from wartable.engine.actions import END_STEP, Action
 from wartable.engine.loop import apply, prompt
-from wartable.games.aa_anniversary.steps import battle, landing, movement
+from wartable.games.aa_anniversary.steps import landing, movement
+from wartable.games.aa_anniversary.steps.battle import conclude
 from wartable.games.aa_anniversary.steps.common import MOBILIZATION, controller, set_control
 from wartable.model.state import GameState
 
@@ -359,7 +360,7 @@ def test_phase6_mobilize_at_an_allys_complex_taken_back_while_its_capital_is_hel
     st = set_control(set_control(st, "eastern_united_states", "germany"),
                      "western_united_states", "germany")
     st = at(st, "uk", "combat_move")
-    st = battle.capture(game(), st, "western_united_states", "uk").state
+    st = conclude.capture(game(), st, "western_united_states", "uk").state
     assert controller(st, "western_united_states") == "uk"
     st = at(st, "uk", "mobilize")
     assert "western_united_states" not in moves(st, "uk.infantry.n1")  # captured this turn

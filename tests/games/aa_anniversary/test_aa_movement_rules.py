@@ -21,7 +21,7 @@ from wartable.core.errors import IllegalAction
 from wartable.engine.actions import END_STEP
 from wartable.engine.loop import prompt
 from wartable.games.aa_anniversary import research as rd
-from wartable.games.aa_anniversary.steps import battle
+from wartable.games.aa_anniversary.steps.battle import forces
 from wartable.games.aa_anniversary.steps.common import controller
 from wartable.model.state import GameState
 
@@ -169,7 +169,7 @@ def test_phase3_instance4_units_attack_a_zone_with_only_enemy_submarines_or_tran
     assert "sz06" not in moves(st, "germany.transport.1")
     st = act(st, "move", "germany", piece="germany.destroyer.1", to="sz06")
     assert "sz06" in moves(st, "germany.transport.1")
-    assert "sz06" in battle.battles(game(), at(st, "germany", "conduct_combat"), "germany")
+    assert "sz06" in forces.battles(game(), at(st, "germany", "conduct_combat"), "germany")
 
 
 # --- Unit Profiles: Submarines, Sub Movement (pg. 30) ----------------------------------------
@@ -236,7 +236,7 @@ def test_sea_units_starting_in_enemy_occupied_sea_zones_leave_or_stay_and_fight(
     # The cruiser stays: a battle in sz05.
     st = act(st, END_STEP, "germany")
     cc = at(st, "germany", "conduct_combat")
-    assert set(battle.battles(game(), cc, "germany")) == {"sz05", "sz06"}
+    assert set(forces.battles(game(), cc, "germany")) == {"sz05", "sz06"}
     # The submarine that left, and the cruiser that stays and fights, do not move again in
     # Noncombat Move (the cruiser's battle is recorded as fought).
     nc = at(cc.with_var("resolved", ("sz05", "sz06")), "germany", "noncombat_move")
@@ -275,7 +275,7 @@ def test_transports_warship_that_sinks_an_unescorted_transport_ends_its_move_the
     st = at(board(start(), *units), "germany", "combat_move")
     st = act(st, "move", "germany", piece="germany.destroyer.1", to="sz07")
     cc = at(st, "germany", "conduct_combat")
-    assert battle.battles(game(), cc, "germany") == ("sz07",)
+    assert forces.battles(game(), cc, "germany") == ("sz07",)
     assert "uk.transport.1" in cc.pieces
     # Sinking it: the destroyer ends its move in sz06 and moves no further.
     st = at(board(start(), *units), "germany", "combat_move")

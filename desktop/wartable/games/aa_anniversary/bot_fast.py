@@ -33,7 +33,8 @@ from wartable.games.aa_anniversary.research import (
     developments,
     research_table,
 )
-from wartable.games.aa_anniversary.steps import battle, mobilize
+from wartable.games.aa_anniversary.steps import mobilize
+from wartable.games.aa_anniversary.steps.battle import forces
 from wartable.games.aa_anniversary.steps.common import (
     MOBILIZATION,
     allied,
@@ -213,13 +214,13 @@ def _combat_move(game: Game, state: GameState, p: Prompt) -> list[tuple[Action, 
     odds: dict[str, float] = {}
     for target, ms in movers.items():
         ctl = controller(state, target)
-        enemy = battle.defenders(game, state, target, power)
+        enemy = forces.defenders(game, state, target, power)
         if not enemy and (not ctl or allied(game, ctl, power)):
             continue
-        here = [q.type for q in battle.attackers(game, state, target, power)]
+        here = [q.type for q in forces.attackers(game, state, target, power)]
         if not enemy and here:
             continue  # already taken (one unit is enough for an empty territory)
-        dfn = battle.force(enemy)
+        dfn = forces.force(enemy)
         devs = battle_developments(game, state, [power], {q.side for q in enemy})
         if not enemy:
             ms = sorted(ms, key=lambda m: (w.catalog[m[1]].cost, m[0]))[:1]
@@ -297,9 +298,9 @@ def _mobilize(game: Game, state: GameState, p: Prompt) -> list[Action]:
 def press_or_retreat(game: Game, state: GameState, p: Prompt) -> list[Action]:
     space = str(state.var("battle"))
     power = state.active_side
-    dfn_pieces = battle.defenders(game, state, space, power)
-    att = battle.force(battle.attackers(game, state, space, power))
-    dfn = battle.force(dfn_pieces)
+    dfn_pieces = forces.defenders(game, state, space, power)
+    att = forces.force(forces.attackers(game, state, space, power))
+    dfn = forces.force(dfn_pieces)
     devs = battle_developments(game, state, [power], {q.side for q in dfn_pieces})
     press = button(p, "press")
     retreat = button(p, "retreat")
@@ -316,7 +317,7 @@ def raid_choice(game: Game, state: GameState, p: Prompt) -> list[tuple[Action, s
         if not b.enabled or b.id not in ("raid", "no_raid"):
             continue
         space = str(b.args.get("space"))
-        battle_there = bool(battle.defenders(game, state, space, p.side))
+        battle_there = bool(forces.defenders(game, state, space, p.side))
         if b.id == "no_raid" and battle_there:
             out.append((Action(b.id, p.side, b.args), ""))
             break

@@ -16,7 +16,8 @@ from wartable.engine.rollodds import DiceGroup, at_value, success_line, total_li
 from wartable.engine.rules import Game
 from wartable.games.aa_anniversary import combat as c
 from wartable.games.aa_anniversary import research
-from wartable.games.aa_anniversary.steps import battle, bombing
+from wartable.games.aa_anniversary.steps import bombing
+from wartable.games.aa_anniversary.steps.battle import forces
 from wartable.games.aa_anniversary.steps.common import space_name, world
 from wartable.model.state import Frame, GameState, Piece
 
@@ -27,13 +28,13 @@ def round_groups(game: Game, state: GameState, kind: str
                  ) -> tuple[tuple[c.FireGroup, ...], tuple[c.FireGroup, ...]]:
     """The fire groups (attacker, defender) of a battle roll, from the forces in `state` and
     the round's plan the engine stored ("battle_plan", General Combat Step 2)."""
-    att = battle.force(battle.role_pieces(game, state, "attacker"))
-    dfn = battle.force(battle.defenders(game, state, str(state.var("battle")),
+    att = forces.force(forces.role_pieces(game, state, "attacker"))
+    dfn = forces.force(forces.defenders(game, state, str(state.var("battle")),
                                         state.active_side))
-    cat = battle.battle_values(game, state)
+    cat = forces.battle_values(game, state)
     if kind == "bombard":  # Amphibious Assaults, Step 2: the chosen ships roll
         ships = tuple(state.pieces[i] for i in state.var("bombard", ()) if i in state.pieces)
-        return c.bombard_groups(battle.force(ships), cat), ()
+        return c.bombard_groups(forces.force(ships), cat), ()
     a, d, _aa, _da = (bool(x) for x in state.var("battle_plan", (False,) * 4))
     if kind == "strike":
         return (c.strike_groups(att, c.ATTACK, cat) if a else (),
@@ -49,7 +50,7 @@ def _unit_name(game: Game, unit: str) -> str:
 
 def _units(game: Game, pieces: tuple[Piece, ...] | list[Piece]) -> str:
     """"2 Infantry, 1 Tank": a side's units, by type (Force.describe)."""
-    return battle.force(tuple(pieces)).describe(world(game).catalog)
+    return forces.force(tuple(pieces)).describe(world(game).catalog)
 
 
 def _groups(gs: tuple[c.FireGroup, ...], at: tuple[str, ...] = ()) -> list[DiceGroup]:
@@ -60,14 +61,14 @@ def _groups(gs: tuple[c.FireGroup, ...], at: tuple[str, ...] = ()) -> list[DiceG
 def _battle(game: Game, state: GameState, kind: str, count: int) -> tuple[str, ...]:
     space, power = str(state.var("battle")), state.active_side
     if kind == "aa":  # Antiaircraft Guns (pg. 25): one die at each attacking aircraft
-        gs = c.aa_groups(battle.force(battle.attackers(game, state, space, power)),
-                         battle.force(battle.defenders(game, state, space, power)),
-                         battle.battle_values(game, state))
+        gs = c.aa_groups(forces.force(forces.attackers(game, state, space, power)),
+                         forces.force(forces.defenders(game, state, space, power)),
+                         forces.battle_values(game, state))
         rolls = [("AA gun", gs, tuple(_unit_name(game, g.kind) for g in gs))]
     else:
         ga, gd = round_groups(game, state, kind)
-        att = battle.attackers(game, state, space, power)
-        dfn = battle.defenders(game, state, space, power)
+        att = forces.attackers(game, state, space, power)
+        dfn = forces.defenders(game, state, space, power)
         rolls = [(f"Attacker ({_units(game, att)})", ga, ()),
                  (f"Defender ({_units(game, dfn)})", gd, ())]
     if sum(c.dice_count(gs) for _, gs, _ in rolls) != count:

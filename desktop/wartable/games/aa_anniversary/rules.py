@@ -32,6 +32,7 @@ from wartable.games.aa_anniversary.steps import (
     straits,
 )
 from wartable.games.aa_anniversary.steps import research as research_step
+from wartable.games.aa_anniversary.steps.battle import conclude, forces
 from wartable.games.aa_anniversary.steps.common import (
     MOBILIZATION,
     capital_held,
@@ -137,7 +138,7 @@ class AARules(Rules):
 
     def exit_step(self, game: Game, state: GameState, pos: Position) -> Outcome:
         if pos.step.kind == "conduct_combat":  # interceptors land after all the combats
-            state = battle.repair(game, state)
+            state = conclude.repair(game, state)
             return bombing.land_interceptors(game, state)
         if pos.step.kind == "noncombat_move":
             return movement.land_aircraft(game, state, state.active_side)
@@ -155,9 +156,9 @@ class AARules(Rules):
         if pos.step.kind == "mobilize":  # a new carrier goes where fighters wait (pg. 26)
             return landing.mobilize_can_end(game, state, state.active_side)
         if pos.step.kind == "conduct_combat":
-            todo = battle.battles(game, state, state.active_side)
+            todo = forces.battles(game, state, state.active_side)
             if todo:
-                return f"Resolve every battle first: {', '.join(todo)} [{battle.R_PHASE}]."
+                return f"Resolve every battle first: {', '.join(todo)} [{forces.R_PHASE}]."
         return None
 
     # --- prompts and actions ----------------------------------------------------------

@@ -11,7 +11,7 @@ the prompt; a casualty choice is checked with combat.check_casualties (the rule 
 applies) before Confirm is enabled, and is sent as the frame's own "casualties" action.
 The battle's other frames (Step 2: strike or submerge; Amphibious Assaults: which ships
 bombard; Step 6: press or retreat) show the prompt's own buttons. Columns use the battle's
-unit values with the powers' developments (battle.battle_values).
+unit values with the powers' developments (forces.battle_values).
 
 Not shown: which of several identical units the engine removes (it takes them by type,
 damaged battleships first); the board marks the clicked ones.
@@ -40,6 +40,7 @@ from wartable.engine.rules import Game
 from wartable.engine.session import Session
 from wartable.games.aa_anniversary import combat as c
 from wartable.games.aa_anniversary.steps import battle
+from wartable.games.aa_anniversary.steps.battle import forces
 from wartable.games.aa_anniversary.steps.common import space_name, world
 from wartable.gameui.aa_anniversary.battlerecord import (
     DiceGroup,
@@ -216,7 +217,7 @@ class BattleBoard(QWidget):
             return
         power = state.active_side
         d = game.definition
-        defender = battle.defending_power(game, state, self.battle_space, power)
+        defender = forces.defending_power(game, state, self.battle_space, power)
         foe = d.side(defender).name if defender else "no defender left"
         self.heading.setText(f"Battle in {space_name(game, self.battle_space)}: "
                              f"{d.side(power).name} attacks {foe}")
@@ -332,9 +333,9 @@ class BattleBoard(QWidget):
     def _fill_columns(self, game: Game, state: GameState, power: str,
                       frame: Frame | None) -> None:
         self._clear_columns()
-        cat = battle.battle_values(game, state)
-        att = battle.attackers(game, state, self.battle_space, power)
-        dfn = battle.defenders(game, state, self.battle_space, power)
+        cat = forces.battle_values(game, state)
+        att = forces.attackers(game, state, self.battle_space, power)
+        dfn = forces.defenders(game, state, self.battle_space, power)
         choosing = str(frame.data.get("role", "")) if frame and frame.kind == CASUALTIES else ""
         if choosing == "bombard":  # the defender puts bombarded units in the casualty zone
             choosing = "defender"
@@ -373,7 +374,7 @@ class BattleBoard(QWidget):
                  ) -> dict[int, list[Piece]]:
         """Pieces by the value they roll at. Attacking infantry matched one-for-one with
         artillery stand in the next column (Unit Profiles: Infantry, pg. 24)."""
-        cat = battle.battle_values(game, state)
+        cat = forces.battle_values(game, state)
         support = sum(cat[p.type].support for p in pieces) if role == "attacker" else 0
         cols: dict[int, list[Piece]] = {}
         for p in pieces:
@@ -486,7 +487,7 @@ class BattleBoard(QWidget):
         pieces = role_pieces(self._game, self._state, str(self.frame.data["role"]))
         hits, air_subs = frame_hits(self.frame)
         cas = self.chosen()
-        why = c.check_casualties(battle.force(pieces), hits, cas, cat, air_hits_subs=air_subs)
+        why = c.check_casualties(forces.force(pieces), hits, cas, cat, air_hits_subs=air_subs)
         self.selection.setText(f"Chosen: {cas.describe(cat)}")
         self.reason.setText(why or "")
         self.confirm_button.setEnabled(why is None and not self.prompt.waiting)

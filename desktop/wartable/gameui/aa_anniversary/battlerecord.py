@@ -15,7 +15,7 @@ from wartable.engine.actions import Event
 from wartable.engine.rules import Game
 from wartable.games.aa_anniversary import combat as c
 from wartable.games.aa_anniversary import rollhint
-from wartable.games.aa_anniversary.steps import battle
+from wartable.games.aa_anniversary.steps.battle import casualties, forces
 from wartable.model.state import GameState
 
 
@@ -73,8 +73,8 @@ def split_dice(dice: tuple[int, ...], groups: tuple[tuple[c.FireGroup, ...], ...
 # The game's own readings: a roll's fire groups, a casualties frame's hits, and the units
 # that may take them.
 round_groups = rollhint.round_groups
-frame_hits = battle.frame_hits
-role_pieces = battle.role_pieces
+frame_hits = casualties.frame_hits
+role_pieces = forces.role_pieces
 
 
 _SCORES = re.compile(r"attacker scores (\d+), defender (\d+)")
@@ -98,4 +98,4 @@ def checked(roll: Roll, summary: str) -> Roll:
 def aa_value(game: Game, state: GameState) -> int:
     """An AA gun's hit number in this battle (Antiaircraft Guns, pg. 25: hits on 1; Radar
     raises it, research.battle_catalog)."""
-    return max((s.aa for s in battle.battle_values(game, state).units.values()), default=1)
+    return max((s.aa for s in forces.battle_values(game, state).units.values()), default=1)

@@ -38,7 +38,8 @@ from wartable.engine.session import Session
 from wartable.games.aa_anniversary import combat as c
 from wartable.games.aa_anniversary import research as rd
 from wartable.games.aa_anniversary.calculator import CalcResult, CalculationCancelled, calculate
-from wartable.games.aa_anniversary.steps import battle, objectives
+from wartable.games.aa_anniversary.steps import objectives
+from wartable.games.aa_anniversary.steps.battle import forces
 from wartable.games.aa_anniversary.steps.common import (
     capital_held,
     controller,
@@ -106,14 +107,14 @@ def battle_forces(game: Game, state: GameState, space: str, power: str | None = 
     """(attacking power, attacker, defender) in a space, as Conduct Combat would set them up:
     the power whose turn it is, or else the first power there with enemies beside it."""
     power = power or turn_power(game, state) or state.active_side
-    if not battle.attackers(game, state, space, power):
+    if not forces.attackers(game, state, space, power):
         for side in sorted({p.side for p in state.pieces_at(space)}):
-            if (battle.attackers(game, state, space, side)
-                    and battle.defenders(game, state, space, side)):
+            if (forces.attackers(game, state, space, side)
+                    and forces.defenders(game, state, space, side)):
                 power = side
                 break
-    att = battle.force(battle.attackers(game, state, space, power))
-    dfn = battle.force(battle.defenders(game, state, space, power))
+    att = forces.force(forces.attackers(game, state, space, power))
+    dfn = forces.force(forces.defenders(game, state, space, power))
     return power, att, dfn
 
 
@@ -286,7 +287,7 @@ class BattleCalculatorDialog(QDialog):
         game, state = session.game, session.state
         power, att, dfn = battle_forces(game, state, space, None)
         held_a = rd.developments(state, power) if power else frozenset()
-        held_d = rd.developments(state, battle.defending_power(game, state, space, power)) \
+        held_d = rd.developments(state, forces.defending_power(game, state, space, power)) \
             if power else frozenset()
         self.developments = (rd.BattleDevelopments(rd.research_table(game), held_a, held_d)
                              if held_a or held_d else None)

@@ -78,7 +78,8 @@ from wartable.games.aa_anniversary.bot_strong.common import Planned, is_carrier,
 from wartable.games.aa_anniversary.bot_strong.noncombat import plan_noncombat
 from wartable.games.aa_anniversary.bot_strong.placement import plan_mobilize
 from wartable.games.aa_anniversary.bot_strong.purchase import plan_purchase
-from wartable.games.aa_anniversary.steps import battle, movement
+from wartable.games.aa_anniversary.steps import movement
+from wartable.games.aa_anniversary.steps.battle import forces
 from wartable.games.aa_anniversary.steps.common import stats, world
 from wartable.model.state import GameState
 
@@ -157,7 +158,7 @@ def _unstick(game: Game, state: GameState, p: Prompt, kind: str) -> list[tuple[A
         for pid, dests in sorted(p.moves.items()):
             q = state.pieces[pid]
             if q.attrs.get("on") and stats(game, q).land:  # in Combat Move it lands to attack
-                to = min(dests, key=lambda d: (len(battle.defenders(game, state, d, power)), d))
+                to = min(dests, key=lambda d: (len(forces.defenders(game, state, d, power)), d))
             elif stats(game, q).transport and movement.carries_combat_cargo(state, q):
                 to = dests[0]
             else:

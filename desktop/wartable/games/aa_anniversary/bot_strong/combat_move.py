@@ -29,7 +29,8 @@ from wartable.games.aa_anniversary.bot_strong.common import (
     within_budget,
 )
 from wartable.games.aa_anniversary.combat import Force
-from wartable.games.aa_anniversary.steps import battle, movement
+from wartable.games.aa_anniversary.steps import movement
+from wartable.games.aa_anniversary.steps.battle import forces
 from wartable.games.aa_anniversary.steps.common import (
     controller,
     enemy_blocking_ships,
@@ -205,8 +206,8 @@ def plan_combat(game: Game, state: GameState, p: Prompt, budget: Budget | None) 
             if d in w.neutral or (s.air and not air_ok(state.pieces[pid], d)):
                 continue
             if d in w.sea:
-                if (s.sea or s.air) and battle.defenders(game, state, d, power) and any(
-                    stats(game, e).sea for e in battle.defenders(game, state, d, power)
+                if (s.sea or s.air) and forces.defenders(game, state, d, power) and any(
+                    stats(game, e).sea for e in forces.defenders(game, state, d, power)
                 ):
                     targets.setdefault(d, []).append(pid)
             elif (s.land or s.air) and movement.hostile_land(game, state, d, power):
@@ -225,8 +226,8 @@ def plan_combat(game: Game, state: GameState, p: Prompt, budget: Budget | None) 
                        / max(1, transport_cost(game, state.pieces[x].type)), x))
     scored = []
     for t in targets:
-        dfn_pieces = battle.defenders(game, state, t, power)
-        scored.append((-_target_value(game, state, t, battle.force(dfn_pieces)), t,
+        dfn_pieces = forces.defenders(game, state, t, power)
+        scored.append((-_target_value(game, state, t, forces.force(dfn_pieces)), t,
                        dfn_pieces))
     scored.sort(key=lambda x: (x[0], x[1]))
     used: set[str] = set()
@@ -235,7 +236,7 @@ def plan_combat(game: Game, state: GameState, p: Prompt, budget: Budget | None) 
     for _neg, t, dfn_pieces in scored:
         if not within_budget(budget):
             break
-        dfn = battle.force(dfn_pieces)
+        dfn = forces.force(dfn_pieces)
         landing = t in w.land
         direct = [pid for pid in targets[t] if pid not in used]
         # Seaborne units: cargo aboard and units boarding from the coast, carried by the
@@ -261,7 +262,7 @@ def plan_combat(game: Game, state: GameState, p: Prompt, budget: Budget | None) 
         lands = [pid for pid in avail if stats(game, state.pieces[pid]).land]
         if landing and not lands:
             continue
-        here = [q.type for q in battle.attackers(game, state, t, power)]
+        here = [q.type for q in forces.attackers(game, state, t, power)]
         if not dfn.units:
             if here or not landing:
                 continue

@@ -3,7 +3,7 @@
 Units bought this turn move from the mobilization zone to a territory with an industrial
 complex the power controlled since the start of its turn (one captured this turn does not
 produce; a friendly power's complex never: its pieces are that power's, and a complex you
-took back for an ally whose capital is in enemy hands is yours, battle.capture), at most as
+took back for an ally whose capital is in enemy hands is yours, conclude.capture), at most as
 many units per complex as the territory's IPC value (sea units are placed in a sea zone next
 to such a territory and count against it). Fighters go to such a territory or onto a carrier
 of their own power (new or already there) in a sea zone next to it (pg. 22). A new
