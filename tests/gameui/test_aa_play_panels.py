@@ -18,12 +18,12 @@ from pytestqt.qtbot import QtBot
 
 from uihelpers import open_game, open_window
 from wartable.core.frozen import FrozenMap
-from wartable.engine.actions import DICE, END_STEP, FREE_MOVE, Action, Button
+from wartable.engine.actions import DICE, END_STEP, FREE_MOVE, Action, Button, Event
 from wartable.engine.session import Session
 from wartable.games.aa_anniversary.steps import objectives as no
 from wartable.games.aa_anniversary.steps.common import MOBILIZATION, ipcs
 from wartable.gameui.aa_anniversary.battleboard import DAMAGED, LOST, BattleBoard
-from wartable.gameui.aa_anniversary.battlerecord import DiceGroup, Roll, checked, parse_dice
+from wartable.gameui.aa_anniversary.battlerecord import DiceGroup, Roll, checked, event_dice
 from wartable.gameui.aa_anniversary.purchase import PurchasePanel
 from wartable.gameui.aa_anniversary.turnsummary import summarize, summary_html
 from wartable.persistence.gamedata import load_game
@@ -252,10 +252,15 @@ def test_general_combat_step6_press_rolls_the_next_round(qtbot: QtBot, tmp_path:
     w.close()
 
 
-def test_parse_dice_reads_the_engines_dice_events() -> None:
-    assert parse_dice("Combat round in X: rolled 4+1+6 = 11") == (4, 1, 6)
-    assert parse_dice("AA fire in X: rolled 3") == (3,)
-    assert parse_dice("Combat round in X: rolled 1+2 = 3 (physical dice)") == (1, 2)
+def _dice_event(text: str, dice: tuple[int, ...]) -> Event:
+    return Event("dice", text, data=FrozenMap(dice=dice, resume="round"))
+
+
+def test_event_dice_reads_the_engines_dice_events() -> None:
+    assert event_dice(_dice_event("Combat round in X: rolled 4+1+6 = 11", (4, 1, 6))) == (4, 1, 6)
+    assert event_dice(_dice_event("AA fire in X: rolled 3", (3,))) == (3,)
+    assert event_dice(_dice_event("Combat round in X: rolled 1+2 = 3 (physical dice)",
+                                  (1, 2))) == (1, 2)
 
 
 def test_board_without_a_battle(qtbot: QtBot) -> None:
@@ -463,8 +468,8 @@ def test_dice_matched_to_the_wrong_forces_are_shown_unmarked() -> None:
     """A roll whose marked hits disagree with the engine's own count (the board read the
     forces after the roll, e.g. a game loaded mid-battle) is shown without hit marks."""
     good = Roll("Round 1", (DiceGroup("attacker", 2, (1, 6), 1), DiceGroup("defender", 2, (6,), 0)))
-    assert checked(good, "attacker scores 1, defender 0").groups == good.groups
-    bad = checked(good, "attacker scores 0, defender 1")
+    assert checked(good, 1, 0).groups == good.groups
+    bad = checked(good, 0, 1)
     assert [(g.side, g.dice) for g in bad.groups] == [("unmatched", (1, 6, 6))]
 
 

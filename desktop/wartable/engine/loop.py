@@ -247,7 +247,8 @@ def roll_then(game: Game, state: GameState, *, count: int, sides: int, purpose: 
         return Outcome(state.push_frame(frame))
     dice, rng = state.rng.roll_many(count, sides)
     state = replace(state, rng=rng)
-    ev = Event("dice", f"{purpose}: rolled {_dice_text(dice)}", side, rule)
+    ev = Event("dice", f"{purpose}: rolled {_dice_text(dice)}", side, rule,
+               data=FrozenMap(dice=tuple(dice), resume=resume))
     return Outcome(state, (ev,)).then(game.rules.resume(game, state, resume, data, dice))
 
 
@@ -263,7 +264,8 @@ def _answer_dice(game: Game, state: GameState, frame: Frame, action: Action) -> 
                             f"from 1 to {sides}, got {raw!r}.")
     _, state = state.pop_frame()
     ev = Event("dice", f"{frame.data['purpose']}: rolled {_dice_text(raw)} (physical dice)",
-               frame.side, frame.rule)
+               frame.side, frame.rule,
+               data=FrozenMap(dice=tuple(raw), resume=str(frame.data["resume"]), physical=True))
     return Outcome(state, (ev,)).then(
         game.rules.resume(game, state, str(frame.data["resume"]), frame.data["data"], raw))
 

@@ -43,13 +43,15 @@ from wartable.games.aa_anniversary.steps import battle
 from wartable.games.aa_anniversary.steps.battle import forces
 from wartable.games.aa_anniversary.steps.common import space_name, world
 from wartable.gameui.aa_anniversary.battlerecord import (
+    AA_RESUMES,
     DiceGroup,
     Roll,
     aa_value,
+    battle_result_text,
     battle_start,
     checked,
+    event_dice,
     frame_hits,
-    parse_dice,
     role_pieces,
     round_groups,
     split_dice,
@@ -200,7 +202,7 @@ class BattleBoard(QWidget):
         self._rolls: dict[tuple[int, str], Roll] = {}  # event index, text -> the roll
         self._record: tuple[Roll, ...] = ()
         self._result = ""
-        self._lost: dict[str, list[str]] = {}  # side -> "… is destroyed" lines of this battle
+        self._lost: dict[str, list[str]] = {}  # side -> its units lost in this battle
 
     # --- showing the state -----------------------------------------------------------------
     def show_session(self, session: Session, prompt: Prompt) -> None:
@@ -229,8 +231,7 @@ class BattleBoard(QWidget):
         for label, mine in ((self.att_lost, True), (self.def_lost, False)):
             # The defender's column counts every power defending with it (multinational).
             sides = [x for x in self._lost if (x == power) == mine]
-            gone = [t.removeprefix(d.side(x).name + " ").split(" is ")[0]
-                    for x in sides for t in self._lost[x]]
+            gone = [name for x in sides for name in self._lost[x]]
             under = [world(game).catalog[p.type].name for p in state.pieces_at(self.battle_space)
                      if (p.side == power) == mine and p.attrs.get("submerged")]
             label.setText("Lost so far: " + (", ".join(gone) or "none") + (
@@ -251,38 +252,41 @@ class BattleBoard(QWidget):
         self._lost = {}
         for i in range(start + 1, len(events)):
             e = events[i]
-            if e.kind == "combat" and e.text.endswith((" is destroyed", " with its transport")):
-                self._lost.setdefault(e.side, []).append(e.text)
-            if e.kind == "combat" and (e.text.startswith(("Round in ", "Surprise Strike in "))):
+            d = e.data
+            if e.kind == "combat" and d.get("how") in ("destroyed", "with_transport"):
+                unit = game.definition.unit_types.get(str(d["lost"]))
+                self._lost.setdefault(e.side, []).append(unit.name if unit else str(d["lost"]))
+            if e.kind == "combat" and d.get("battle") in ("round", "strike"):
                 if rolls:
-                    rolls[-1] = checked(rolls[-1], e.text.split(": ", 1)[-1])
+                    rolls[-1] = checked(rolls[-1], int(d["attacker_hits"]),
+                                        int(d["defender_hits"]))
                 continue
-            if e.kind == "combat" and (" won" in e.text or " ends: " in e.text
-                                       or "retreats" in e.text or "no land unit" in e.text):
-                if e.text.startswith(("Battle in ", "The attack on ")):
-                    self._result = e.text
+            if e.kind == "combat" and d.get("battle") == "end":
+                if d["result"] != "no_attacker":
+                    self._result = battle_result_text(game, d)
                 continue
             if e.kind != "dice":
                 continue
+            resume = str(d.get("resume", ""))
             key = (i, e.text)
-            purpose = e.text.split(": rolled")[0]
-            if purpose.startswith("Combat round"):
+            if resume == "round":
                 n_round += 1
             roll = self._rolls.get(key)
             if roll is None:
-                roll = self._new_roll(game, state, purpose, parse_dice(e.text), n_round)
+                roll = self._new_roll(game, state, resume, event_dice(e), n_round)
                 self._rolls[key] = roll
             rolls.append(roll)
         self._record = tuple(rolls)
 
-    def _new_roll(self, game: Game, state: GameState, purpose: str, dice: tuple[int, ...],
+    def _new_roll(self, game: Game, state: GameState, resume: str, dice: tuple[int, ...],
                   n_round: int) -> Roll:
-        if purpose.startswith("AA fire"):
+        """A roll for the dice the game rolled to resume `resume` (its continuation: "aa",
+        "strike", "bombard", else a round)."""
+        if resume in AA_RESUMES:
             v = aa_value(game, state) if isinstance(state.var("battle"), str) else 1
             return Roll("AA fire (before round 1)",
                         (DiceGroup("aa", v, dice, sum(1 for d in dice if d <= v)),))
-        kind = ("strike" if purpose.startswith("Submarine Surprise Strike") else
-                "bombard" if purpose.startswith("Bombardment") else "round")
+        kind = resume if resume in ("strike", "bombard") else "round"
         title = {"strike": f"Round {n_round + 1}: Submarine Surprise Strike",
                  "bombard": "Bombardment (Amphibious Assaults, Step 2)"}.get(
                      kind, f"Round {n_round}")

@@ -3,19 +3,22 @@
 The battle board shows each roll with its hits: the dice of a "dice" event are split into
 the fire groups the engine rolled them for (combat.fire_groups and friends, from the forces
 and the round plan in the state), and checked against the engine's own count of the round's
-hits ("attacker scores a, defender d") so a roll is never shown wrongly marked.
+hits (the round event's data) so a roll is never shown wrongly marked. Everything is read
+from the events' data (Event.data), never from their wording.
 """
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
+from typing import Any
 
+from wartable.core.frozen import FrozenMap
 from wartable.engine.actions import Event
 from wartable.engine.rules import Game
 from wartable.games.aa_anniversary import combat as c
 from wartable.games.aa_anniversary import rollhint
 from wartable.games.aa_anniversary.steps.battle import casualties, forces
+from wartable.games.aa_anniversary.steps.common import space_name
 from wartable.model.state import GameState
 
 
@@ -36,21 +39,21 @@ class Roll:
     summary: str = ""  # the engine's "attacker scores n, defender m"
 
 
-def parse_dice(text: str) -> tuple[int, ...]:
-    """The values of a dice event ("…: rolled 4+1+6 = 11", "…: rolled 3 (physical dice)")."""
-    _, _, tail = text.rpartition("rolled ")
-    tail = tail.split(" =")[0].split(" (")[0].strip()
-    try:
-        return tuple(int(x) for x in tail.split("+"))
-    except ValueError:
-        return ()
+# The continuations of AA guns' dice (Antiaircraft Guns, pg. 25): before a battle's first
+# round, and against a strategic bombing raid (steps/bombing.py).
+AA_RESUMES = frozenset({"aa", "sbr_aa"})
+
+
+def event_dice(e: Event) -> tuple[int, ...]:
+    """The values of a dice event (its data, engine/loop.roll_then)."""
+    return tuple(int(x) for x in e.data.get("dice", ()))
 
 
 def battle_start(events: tuple[Event, ...]) -> int:
-    """Index of the last "Battle in X: … attack …" event (Conduct Combat), or -1."""
+    """Index of the last event that began a battle (Conduct Combat), or -1."""
     for i in range(len(events) - 1, -1, -1):
         e = events[i]
-        if e.kind == "combat" and e.text.startswith("Battle in ") and " attack " in e.text:
+        if e.kind == "combat" and e.data.get("battle") == "start":
             return i
     return -1
 
@@ -77,19 +80,31 @@ frame_hits = casualties.frame_hits
 role_pieces = forces.role_pieces
 
 
-_SCORES = re.compile(r"attacker scores (\d+), defender (\d+)")
+def battle_result_text(game: Game, d: FrozenMap[str, Any]) -> str:
+    """How a battle ended ("Battle in Ukraine won"), from its end event's data."""
+    name = space_name(game, d["space"])
+    result = d["result"]
+    if result == "won":
+        return f"Battle in {name} won"
+    if result == "retreats":
+        return f"The attack on {name} retreats"
+    if result == "no_land_unit":
+        return f"Battle in {name}: no land unit survives to take it"
+    if result == "no_attacker":
+        return f"No unit left to attack {name}"
+    return f"Battle in {name} ends: {d['outcome']}"
 
 
-def checked(roll: Roll, summary: str) -> Roll:
-    """The roll with the engine's "attacker scores a, defender d": when the dice were matched
-    to groups from a later position (a game loaded mid-battle) and the hits disagree with
-    the engine's, the dice are shown unmatched rather than wrongly marked."""
-    m = _SCORES.search(summary)
+def checked(roll: Roll, attacker_hits: int, defender_hits: int) -> Roll:
+    """The roll with the engine's count of its hits: when the dice were matched to groups
+    from a later position (a game loaded mid-battle) and the hits disagree with the
+    engine's, the dice are shown unmatched rather than wrongly marked."""
+    summary = f"attacker scores {attacker_hits}, defender {defender_hits}"
     sides = {g.side for g in roll.groups}
-    if m and sides <= {"attacker", "defender"}:
+    if sides <= {"attacker", "defender"}:
         got = tuple(sum(g.hits for g in roll.groups if g.side == who)
                     for who in ("attacker", "defender"))
-        if got != (int(m[1]), int(m[2])):
+        if got != (attacker_hits, defender_hits):
             dice = tuple(d for g in roll.groups for d in g.dice)
             return Roll(roll.title, (DiceGroup("unmatched", 0, dice),), summary)
     return Roll(roll.title, roll.groups, summary)

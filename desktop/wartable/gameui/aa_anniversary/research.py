@@ -36,7 +36,9 @@ from wartable.ui.widgets import ERROR_INK, discard, wrapped_label
 
 # Dice the research step asks for (steps/research.py: the research dice, Step 2, and the
 # breakthrough die, Step 3); War Bonds dice belong to Collect Income, not to this panel.
+# The prompt's dice are known by their purpose; the log's by the continuation in their data.
 _RESEARCH_DICE = ("research dice", "breakthrough die")
+_RESEARCH_RESUMES = frozenset({"research_dice", "breakthrough"})
 
 
 def offers_research(prompt: Prompt) -> bool:
@@ -298,7 +300,7 @@ class ResearchPanel(QWidget):
             if e.kind == "phase":
                 break
             if e.side == self.power and (e.kind == "research" or (
-                    e.kind == "dice" and any(k in e.text for k in _RESEARCH_DICE))):
+                    e.kind == "dice" and e.data.get("resume") in _RESEARCH_RESUMES)):
                 lines.append(e.text)
         self.results.setText("<br>".join(reversed(lines)) or "<i>No roll yet.</i>")
 

@@ -1,5 +1,8 @@
 """Axis & Allies Anniversary: the per-power turn summary, read from the game's log events.
 
+The facts come from each event's data (Event.data), never from its wording: rewording a log
+line changes nothing here (tests/gameui/test_aa_panels_event_data.py).
+
 Each power's turn (Order of Play, pg. 11) is the run of log events from its first phase
 event to the next power's: what it bought (Phase 2), the battles it fought and how they
 ended (Phase 4), the territories it captured or liberated, the territories it lost since
@@ -10,8 +13,8 @@ capture events, so the summary needs nothing but the log and the game's data.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
+from typing import Any
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QComboBox, QLabel, QVBoxLayout, QWidget
@@ -20,17 +23,13 @@ from wartable.core.frozen import FrozenMap
 from wartable.engine.actions import Event
 from wartable.engine.rules import Game
 from wartable.engine.session import Session
-from wartable.games.aa_anniversary.steps.common import world
+from wartable.games.aa_anniversary.research import research_table
+from wartable.games.aa_anniversary.steps import bombing
+from wartable.games.aa_anniversary.steps.battle.forces import force_from_data
+from wartable.games.aa_anniversary.steps.common import space_name, world
 from wartable.games.aa_anniversary.steps.income import production
+from wartable.gameui.aa_anniversary.battlerecord import battle_result_text
 from wartable.ui.widgets import scrolled
-
-_BUYS = re.compile(r" buys (?P<unit>.+) \((?P<cost>\d+) IPCs, (?P<left>\d+) left\)$")
-_COLLECTS = re.compile(r" collects (?P<n>\d+) IPCs \((?P<have>\d+) in the treasury\)")
-_CAPTURES = re.compile(r"^(?P<power>.+) captures (?P<space>.+)$")
-_LIBERATED = re.compile(r"^(?P<space>.+) is liberated for (?P<power>.+)$")
-_LOOT = re.compile(r" and takes (?P<n>\d+) IPCs$")
-# National objectives' bonus (pg. 22) and War Bonds (Breakthrough Chart 1).
-_EXTRA = re.compile(r" collects (?P<n>\d+) (?:bonus|more) IPCs \((?P<have>\d+) in the treasury\)")
 
 
 @dataclass
@@ -71,17 +70,9 @@ class TurnSummary:
         return f"Round {self.turn}: {self.name}" + ("" if self.complete else " (in progress)")
 
 
-def _names(game: Game) -> tuple[dict[str, str], dict[str, str]]:
-    """Board name -> space id, and side name -> side id, for reading the log's text."""
-    spaces = {name: sid for sid, name in world(game).names.items()}
-    sides = {s.name: s.id for s in game.definition.sides}
-    return spaces, sides
-
-
 def summarize(session: Session) -> list[TurnSummary]:
     """Every power's turn so far, oldest first."""
     game = session.game
-    spaces, sides = _names(game)
     sc = game.definition.scenarios[session.scenario]
     control: dict[str, str] = dict(sc.vars.get("control", FrozenMap()))
     state = session.state
@@ -108,74 +99,95 @@ def summarize(session: Session) -> list[TurnSummary]:
             continue
         if cur is None:
             continue
-        battle = _read_event(e, cur, battle, spaces, sides, control, liberated, lost_since)
+        battle = _read_event(game, e, cur, battle, control, liberated, lost_since)
     if cur is not None:
         cur.production_after = prod()
     return out
 
 
-def _read_event(e: Event, cur: TurnSummary, battle: BattleLine | None,
-                spaces: dict[str, str], sides: dict[str, str], control: dict[str, str],
-                liberated: dict[str, str], lost_since: dict[str, list[str]]
-                ) -> BattleLine | None:
+def _read_event(game: Game, e: Event, cur: TurnSummary, battle: BattleLine | None,
+                control: dict[str, str], liberated: dict[str, str],
+                lost_since: dict[str, list[str]]) -> BattleLine | None:
+    d = e.data
+    side_name = game.definition.side
     if e.kind == "purchase" and e.side == cur.power:
-        m = _BUYS.search(e.text)
-        if m:
-            cur.bought[m["unit"]] = cur.bought.get(m["unit"], 0) + 1
-            cur.spent += int(m["cost"])
-        else:
-            cur.other_purchases.append(e.text)
+        if "bought" in d or "researcher" in d:
+            unit = str(d.get("bought", ""))
+            name = game.definition.unit_types[unit].name if unit else "Researcher token"
+            cur.bought[name] = cur.bought.get(name, 0) + 1
+            cur.spent += int(d["cost"])
+        elif "repair" in d:
+            cur.other_purchases.append(
+                f"{side_name(e.side).name} repairs {d['markers']} damage in "
+                f"{space_name(game, d['repair'])} for {d['cost']} IPCs ({d['left']} left)")
+        elif "china_infantry" in d:
+            cur.other_purchases.append(
+                f"China sets aside {d['china_infantry']} infantry ({d['free']} Chinese "
+                f"territories free of the Axis)")
     elif e.kind == "income" and e.side == cur.power:
-        m = _COLLECTS.search(e.text)
-        x = _EXTRA.search(e.text)
-        if m:
-            cur.income, cur.treasury = int(m["n"]), int(m["have"])
-        elif x:
-            if e.text.startswith("War Bonds:"):
-                cur.war_bonds += int(x["n"])
-            else:
-                cur.extra_income += int(x["n"])
-            cur.treasury = int(x["have"])
-    elif e.kind == "research" and e.side == cur.power and " develops " in e.text:
-        cur.research.append(e.text.split(" develops ", 1)[1].split(".")[0])
+        if "income" in d:
+            cur.income, cur.treasury = int(d["income"]), int(d["treasury"])
+        elif "war_bonds" in d:
+            cur.war_bonds += int(d["war_bonds"])
+            cur.treasury = int(d["treasury"])
+        elif "bonus" in d:
+            cur.extra_income += int(d["bonus"])
+            cur.treasury = int(d["treasury"])
+    elif e.kind == "research" and e.side == cur.power and "developed" in d:
+        cur.research.append(research_table(game).get(str(d["developed"])).name)
     elif e.kind == "combat":
-        text = e.text
-        if text.startswith("Battle in ") and " attack " in text:
-            where, _, forces = text[len("Battle in "):].partition(": ")
-            battle = BattleLine(where, forces)
+        if d.get("battle") == "start":
+            battle = BattleLine(space_name(game, d["space"]), _forces_text(game, d))
             cur.battles.append(battle)
-        elif battle is not None and (text.startswith(f"Battle in {battle.space}")
-                                     or text.startswith(f"The attack on {battle.space}")):
-            battle.result = text
-        elif text.startswith(("Raid on ", "Rocket hits ")):
-            cur.raids.append(text)
-        elif text.endswith(" is destroyed") and battle is not None:
+        elif d.get("battle") == "end":
+            if battle is not None and space_name(game, d["space"]) == battle.space \
+                    and d["result"] != "no_attacker":
+                battle.result = battle_result_text(game, d)
+        elif "raid" in d or "rocket" in d:
+            cur.raids.append(raid_text(game, d))
+        elif d.get("how") == "destroyed":
+            if battle is not None:
+                if e.side == cur.power:
+                    battle.attacker_lost += 1
+                else:
+                    battle.defender_lost += 1
+        elif "liberated" in d:
+            liberated[str(d["liberated"])] = str(d["owner"])
+        elif "loot" in d:
             if e.side == cur.power:
-                battle.attacker_lost += 1
-            else:
-                battle.defender_lost += 1
-        elif m := _LIBERATED.match(text):
-            liberated[m["space"]] = m["power"]
-        elif (m := _LOOT.search(text)) and e.side == cur.power:
-            cur.loot += int(m["n"])
-        elif (m := _CAPTURES.match(text)) and m["space"] in spaces:
-            name = m["space"]
-            sid = spaces[name]
-            owner = sides.get(liberated.pop(name, m["power"]), "")
+                cur.loot += int(d["loot"])
+        elif "captured" in d:
+            sid, by = str(d["captured"]), str(d["by"])
+            name = space_name(game, sid)
+            owner = liberated.pop(sid, by)
             before = control.get(sid, "")
-            if owner:
-                control[sid] = owner
-            frm = f" (from {_side_name(sides, before)})" if before else ""
-            how = " — liberated" if owner and owner != sides.get(m["power"]) else ""
-            if sides.get(m["power"]) == cur.power:
+            control[sid] = owner
+            frm = f" (from {side_name(before).name})" if before else ""
+            how = " — liberated" if owner != by else ""
+            if by == cur.power:
                 cur.captured.append(f"{name}{frm}{how}")
             if before and before != owner:
-                lost_since.setdefault(before, []).append(f"{name} (to {m['power']})")
+                lost_since.setdefault(before, []).append(f"{name} (to {side_name(by).name})")
     return battle
 
 
-def _side_name(sides: dict[str, str], sid: str) -> str:
-    return next((n for n, i in sides.items() if i == sid), sid)
+def _forces_text(game: Game, d: FrozenMap[str, Any]) -> str:
+    """ "1 Artillery, 4 Infantry attack 2 Infantry": the forces as the battle began."""
+    cat = world(game).catalog
+    return (f"{force_from_data(d['attacker']).describe(cat)} attack "
+            f"{force_from_data(d['defender']).describe(cat)}")
+
+
+def raid_text(game: Game, d: FrozenMap[str, Any]) -> str:
+    """A strategic bombing raid's or a rocket's result, from its event's data."""
+    if "rocket" in d:
+        return (f"Rocket hits the industrial complex in {space_name(game, d['rocket'])}: "
+                f"{d['rolled']} damage, {d['applied']} applied (cap {d['cap']})")
+    name = space_name(game, d["raid"])
+    if "rolled" not in d:
+        return f"Raid on {name}: no bomber reaches the target"
+    return (f"Raid on {name}: {d['rolled']} damage rolled, {d['applied']} applied "
+            f"({d['markers']} of at most {d['cap']} markers now) [{bombing.R_DAMAGE}]")
 
 
 def summary_html(s: TurnSummary) -> str:

@@ -293,7 +293,7 @@ def destroy(game: Game, state: GameState, pieces: tuple[Piece, ...] | list[Piece
     for p in pieces:
         state = state.without_piece(p.id)
         evs.append(Event("combat", f"{game.rules.piece_name(game, p)} is destroyed", p.side,
-                         rule))
+                         rule, data=FrozenMap(lost=p.type, piece=p.id, how="destroyed")))
     if pieces:
         state = state.with_var("lost_total", int(state.var("lost_total", 0)) + len(pieces))
     return state, tuple(evs)
@@ -338,18 +338,20 @@ def _bomb(game: Game, state: GameState) -> Outcome:
     space, power = str(state.var("raid")), state.active_side
     n = sum(1 for p in raiders(state, space, power) if p.type == "bomber")
     if not n:
-        return _finish(game, state, "no bomber reaches the target")
+        return _finish(game, state, "no bomber reaches the target", FrozenMap())
     per = research.bomber_dice(game, state, power)
     return roll_then(game, state, count=n * per, sides=6,
                      purpose=f"Bombing the industrial complex in {space_name(game, space)}",
                      side=power, resume="sbr_damage", rule=R_HEAVY if per > 1 else R_SBR)
 
 
-def _finish(game: Game, state: GameState, text: str) -> Outcome:
+def _finish(game: Game, state: GameState, text: str, damage: FrozenMap[str, int]) -> Outcome:
+    """The raid's last line; `damage` (rolled, applied, markers, cap) when bombs fell."""
     space = str(state.var("raid"))
     state = state.with_var("raid", None)
     return Outcome(state, (Event("combat", f"Raid on {space_name(game, space)}: {text}",
-                                 state.active_side, R_SBR),))
+                                 state.active_side, R_SBR,
+                                 data=FrozenMap(raid=space, **damage)),))
 
 
 def resume(game: Game, state: GameState, kind: str, data: FrozenMap[str, object],
@@ -394,7 +396,9 @@ def resume(game: Game, state: GameState, kind: str, data: FrozenMap[str, object]
     state, applied = add_damage(game, state, space, sum(rolls))
     text = (f"{sum(rolls)} damage rolled, {applied} applied ({damage(game, state, space)} of "
             f"at most {damage_cap(game, space)} markers now) [{R_DAMAGE}]")
-    return _finish(game, state, text)
+    return _finish(game, state, text, FrozenMap(
+        rolled=sum(rolls), applied=applied, markers=damage(game, state, space),
+        cap=damage_cap(game, space)))
 
 
 # --- rockets ---------------------------------------------------------------------------------
@@ -465,7 +469,9 @@ def _rocket_hit(game: Game, state: GameState, data: FrozenMap[str, object],
     return Outcome(state, (Event(
         "combat", f"Rocket hits the industrial complex in {space_name(game, target)}: "
         f"{sum(dice)} damage, {applied} applied (cap {damage_cap(game, target)})",
-        state.active_side, R_ROCKETS),))
+        state.active_side, R_ROCKETS,
+        data=FrozenMap(rocket=target, rolled=sum(dice), applied=applied,
+                       cap=damage_cap(game, target))),))
 
 
 # --- repair (Phase 2) ------------------------------------------------------------------------
@@ -506,7 +512,8 @@ def repair(game: Game, state: GameState, power: str, action: Action) -> Outcome:
     state = state.with_piece(f.with_attr("damage", left))
     return Outcome(state, (Event("purchase", f"{game.definition.side(power).name} repairs {n} "
                                  f"damage in {space_name(game, space)} for {k} IPCs "
-                                 f"({left} left)", power, R_REPAIR),))
+                                 f"({left} left)", power, R_REPAIR,
+                                 data=FrozenMap(repair=space, markers=n, cost=k, left=left)),))
 
 
 # --- interceptors land (Fighter Escorts and Interceptors, pg. 24) ------------------------------

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from wartable.core.frozen import FrozenMap
 from wartable.engine.actions import Event, Outcome
 from wartable.engine.rules import Game
 from wartable.games.aa_anniversary.steps import objectives, research
@@ -30,7 +31,8 @@ def collect(game: Game, state: GameState, power: str) -> Outcome:
     state = with_ipcs(state, power, ipcs(state, power) + n)
     out = Outcome(state, (Event("income", f"{game.definition.side(power).name} collects {n} "
                                 f"IPCs ({ipcs(state, power)} in the treasury)", power,
-                                R_INCOME),)).then(
+                                R_INCOME, data=FrozenMap(income=n, treasury=ipcs(state, power))),
+                          )).then(
         replace(objectives.collect_bonus(game, state, power), auto_end=True))
     return out.then(research.war_bonds(game, out.state, power))  # War Bonds: 1d6 more IPCs
 

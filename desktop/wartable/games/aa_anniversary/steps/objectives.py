@@ -319,5 +319,6 @@ def collect_bonus(game: Game, state: GameState, power: str) -> Outcome:
     if total:
         state = with_ipcs(state, power, ipcs(state, power) + total)
         evs.append(Event("income", f"{name} collects {total} bonus IPCs ({ipcs(state, power)} "
-                         f"in the treasury)", power, R_OBJECTIVES))
+                         f"in the treasury)", power, R_OBJECTIVES,
+                         data=FrozenMap(bonus=total, treasury=ipcs(state, power))))
     return Outcome(state, tuple(evs))

@@ -71,7 +71,8 @@ def buy(game: Game, state: GameState, power: str, action: Action) -> Outcome:
     state, p = new_piece(with_ipcs(state, power, have - k), power, unit)
     return Outcome(state, (Event("purchase", f"{game.definition.side(power).name} buys "
                                  f"{game.definition.unit_types[unit].name} ({k} IPCs, "
-                                 f"{have - k} left)", power, R_PURCHASE),))
+                                 f"{have - k} left)", power, R_PURCHASE,
+                                 data=FrozenMap(bought=unit, cost=k, left=have - k)),))
 
 
 def china_infantry(game: Game, state: GameState) -> Outcome:
@@ -86,4 +87,5 @@ def china_infantry(game: Game, state: GameState) -> Outcome:
     for _ in range(n):
         state, _p = new_piece(state, "china", "infantry")
     return Outcome(state, (Event("purchase", f"China sets aside {n} infantry ({free} Chinese "
-                                 f"territories free of the Axis)", "china", R_CHINA),))
+                                 f"territories free of the Axis)", "china", R_CHINA,
+                                 data=FrozenMap(china_infantry=n, free=free)),))

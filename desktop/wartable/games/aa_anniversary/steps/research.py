@@ -110,7 +110,9 @@ def apply(game: Game, state: GameState, power: str, action: Action) -> Outcome:
         # Worded as a unit purchase so the turn summary counts the IPCs spent.
         return Outcome(state, (Event("purchase", f"{_name(game, power)} buys Researcher token "
                                      f"({t.researcher_cost} IPCs, {have - t.researcher_cost} "
-                                     f"left)", power, R_STEP1),))
+                                     f"left)", power, R_STEP1,
+                                     data=FrozenMap(researcher=1, cost=t.researcher_cost,
+                                                    left=have - t.researcher_cost)),))
     if action.verb == ROLL:
         n = rd.researchers(state, power)
         if n == 0 or state.var(V_ROLLED, False):
@@ -160,7 +162,8 @@ def resume(game: Game, state: GameState, kind: str, data: FrozenMap[str, Any],
         note = f" (Provisional: {dev.note})" if dev.provisional else ""
         return Outcome(state, (
             Event("research", f"Chart {chart}, {dice[0]}: {_name(game, power)} develops "
-                  f"{dev.name}. {dev.effect}{note}", power, dev.rule),
+                  f"{dev.name}. {dev.effect}{note}", power, dev.rule,
+                  data=FrozenMap(developed=dev.id, chart=chart)),
             Event("research", f"{dev.name} is marked on the research & development chart and "
                   f"takes effect at once", power, R_STEP4)))
     if kind == "war_bonds":
@@ -168,7 +171,10 @@ def resume(game: Game, state: GameState, kind: str, data: FrozenMap[str, Any],
         state = with_ipcs(state, power, ipcs(state, power) + extra)
         out = Outcome(state, (Event("income", f"War Bonds: {_name(game, power)} collects "
                                     f"{extra} more IPCs ({ipcs(state, power)} in the treasury)",
-                                    power, R_WAR_BONDS),), auto_end=True)
+                                    power, R_WAR_BONDS,
+                                    data=FrozenMap(war_bonds=extra,
+                                                   treasury=ipcs(state, power))),),
+                      auto_end=True)
         # Typed (physical) dice answer an action, where auto_end is not looked at: the
         # Collect Income step ends here just as it does with computer dice.
         return out.then(end_step(game, state)) if data.get("typed") else out

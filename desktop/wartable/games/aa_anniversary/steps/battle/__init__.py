@@ -56,6 +56,7 @@ from wartable.games.aa_anniversary.steps.battle.forces import (
     defenders,
     defending_power,
     force,
+    force_data,
     pending,
     role_pieces,
     round_plan,
@@ -124,10 +125,13 @@ def fight(game: Game, state: GameState, power: str, action: Action) -> Outcome:
         f"{dfn.describe(world(game).catalog)}",
         power,
         R_PHASE,
+        data=FrozenMap(battle="start", space=space, attacker=force_data(att),
+                       defender=force_data(dfn)),
     )
     if not attackers(game, state, space, power):
         return Outcome(state, (*landing, ev)).then(
-            done(game, state, f"No unit left to attack {space_name(game, space)}"))
+            done(game, state, f"No unit left to attack {space_name(game, space)}",
+                 "no_attacker"))
     if space in world(game).land and defenders(game, state, space, power) \
             and bombard_choices(game, state, space, power):
         frame = Frame("bombard", power, f"{game.definition.side(power).name}: bombard "
@@ -364,7 +368,7 @@ def retreat(game: Game, state: GameState, to: str | None = None) -> Outcome:
     if fights_on:
         return Outcome(state, evs).then(next_round(game, state))
     return Outcome(state, evs).then(
-        done(game, state, f"The attack on {space_name(game, space)} retreats")
+        done(game, state, f"The attack on {space_name(game, space)} retreats", "retreats")
     )
 
 
@@ -377,10 +381,11 @@ def finish(game: Game, state: GameState, result: str) -> Outcome:
     if result == c.STALEMATE:
         return retreat(game, state)
     if result != c.ATTACKER_WINS or space not in world(game).land:
-        return done(game, state, f"Battle in {space_name(game, space)} ends: {result}")
+        return done(game, state, f"Battle in {space_name(game, space)} ends: {result}",
+                    "ends", result)
     if not any(stats(game, p).land for p in attackers(game, state, space, power)):
         return done(
-            game, state, f"Battle in {space_name(game, space)}: no land unit survives to take it"
-        )
+            game, state, f"Battle in {space_name(game, space)}: no land unit survives to take it",
+            "no_land_unit")
     cap = capture(game, state, space, power)
-    return cap.then(done(game, cap.state, f"Battle in {space_name(game, space)} won"))
+    return cap.then(done(game, cap.state, f"Battle in {space_name(game, space)} won", "won"))

@@ -131,7 +131,8 @@ def remove(
             state = state.without_piece(p.id)
             lost += 1
             evs.append(
-                Event("combat", f"{game.rules.piece_name(game, p)} is destroyed", p.side, c.R_STEP5)
+                Event("combat", f"{game.rules.piece_name(game, p)} is destroyed", p.side, c.R_STEP5,
+                      data=FrozenMap(lost=p.type, piece=p.id, how="destroyed"))
             )
             # Cargo goes down with its transport (Transports, pg. 31).
             for q in state.pieces_at(p.location):
@@ -144,6 +145,7 @@ def remove(
                             f"{game.rules.piece_name(game, q)} is lost with its transport",
                             q.side,
                             c.R_TRANSPORT,
+                            data=FrozenMap(lost=q.type, piece=q.id, how="with_transport"),
                         )
                     )
     for unit, n in cas.damaged:
@@ -173,6 +175,7 @@ def drop_pending(game: Game, state: GameState) -> tuple[GameState, tuple[Event, 
     for p in gone:
         state = state.without_piece(p.id)
         evs.append(Event("combat", f"{game.rules.piece_name(game, p)} is destroyed "
-                         f"(bombardment casualty)", p.side, c.R_BOMBARD))
+                         f"(bombardment casualty)", p.side, c.R_BOMBARD,
+                         data=FrozenMap(lost=p.type, piece=p.id, how="bombardment")))
     state = state.with_var("lost_total", int(state.var("lost_total", 0)) + len(gone))
     return state, tuple(evs)

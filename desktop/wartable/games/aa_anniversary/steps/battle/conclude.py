@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from wartable.core.frozen import FrozenMap
 from wartable.engine.actions import Event, Outcome
 from wartable.engine.rules import Game
 from wartable.games.aa_anniversary.steps.battle.forces import R_PHASE
@@ -34,7 +35,10 @@ R_CAPITAL = "Capturing and Liberating Capitals (pg. 20)"
 R_LIBERATE = "Liberating a Territory (pg. 20)"
 
 
-def done(game: Game, state: GameState, text: str) -> Outcome:
+def done(game: Game, state: GameState, text: str, result: str, outcome: str = "") -> Outcome:
+    """The battle is over: `result` says how (won, ends, no_land_unit, retreats,
+    no_attacker), `outcome` the combat rules' result when it "ends" (combat.DEFENDER_WINS...),
+    both in the event's data for the panels."""
     space = str(state.var("battle"))
     for p in state.pieces_at(space):  # submerged subs are back on the map (pg. 30)
         if p.attrs.get("submerged"):
@@ -42,7 +46,9 @@ def done(game: Game, state: GameState, text: str) -> Outcome:
     state = state.with_var("battle", None).with_var("withdrawn", ()).with_var(
         "battle_defender", None)
     state = state.with_var("resolved", tuple(state.var("resolved", ())) + (space,))
-    return Outcome(state, (Event("combat", text, state.active_side, R_PHASE),))
+    data: FrozenMap[str, str] = FrozenMap(battle="end", space=space, result=result,
+                                          outcome=outcome)
+    return Outcome(state, (Event("combat", text, state.active_side, R_PHASE, data=data),))
 
 
 def capture(game: Game, state: GameState, space: str, power: str) -> Outcome:
@@ -69,6 +75,7 @@ def capture(game: Game, state: GameState, space: str, power: str) -> Outcome:
                 f"{space_name(game, space)} is liberated for {game.definition.side(orig).name}",
                 power,
                 R_LIBERATE,
+                data=FrozenMap(liberated=space, owner=orig),
             )
         )
     if space == "kwangtung" and power == "china":
@@ -83,6 +90,7 @@ def capture(game: Game, state: GameState, space: str, power: str) -> Outcome:
             f"{game.definition.side(power).name} captures {space_name(game, space)}",
             power,
             R_CAPTURE,
+            data=FrozenMap(captured=space, by=power),
         )
     )
     if loser and w.capital.get(loser) == space:
@@ -95,6 +103,7 @@ def capture(game: Game, state: GameState, space: str, power: str) -> Outcome:
                 f"of {game.definition.side(loser).name} and takes {loot} IPCs",
                 power,
                 R_CAPITAL,
+                data=FrozenMap(capital=space, by=power, loser=loser, loot=loot),
             )
         )
     for p in state.pieces_at(space):

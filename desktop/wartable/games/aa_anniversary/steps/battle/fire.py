@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from wartable.core.frozen import FrozenMap
 from wartable.engine.actions import Event, Outcome
 from wartable.engine.loop import roll_then
 from wartable.engine.rules import Game
@@ -53,4 +54,7 @@ def score(game: Game, state: GameState, dice: tuple[int, ...],
     what = "Surprise Strike" if strike else "Round"
     text = (f"{what} in {space_name(game, space)}: attacker scores {att_hits.total}, "
             f"defender {def_hits.total}")
-    return att_hits, def_hits, Event("combat", text, power, c.R_STEP2 if strike else c.R_STEP3)
+    return att_hits, def_hits, Event(
+        "combat", text, power, c.R_STEP2 if strike else c.R_STEP3,
+        data=FrozenMap(battle="strike" if strike else "round", space=space,
+                       attacker_hits=att_hits.total, defender_hits=def_hits.total))

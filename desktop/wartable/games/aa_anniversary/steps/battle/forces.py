@@ -10,6 +10,9 @@ __init__.py runs them in sequence.
 
 from __future__ import annotations
 
+from typing import Any
+
+from wartable.core.frozen import FrozenMap
 from wartable.engine.rules import Game
 from wartable.games.aa_anniversary import combat as c
 from wartable.games.aa_anniversary import research
@@ -135,6 +138,16 @@ def pending(game: Game, state: GameState) -> tuple[Piece, ...]:
     round and are removed with its casualties (Amphibious Assaults, Step 2)."""
     space, power = str(state.var("battle")), state.active_side
     return tuple(p for p in defenders(game, state, space, power) if p.attrs.get("pending"))
+
+
+def force_data(f: c.Force) -> FrozenMap[str, Any]:
+    """A force as an event's data (Event.data): counts and damaged counts by unit type."""
+    return FrozenMap(units=FrozenMap(dict(f.units)), damaged=FrozenMap(dict(f.damaged)))
+
+
+def force_from_data(data: FrozenMap[str, Any]) -> c.Force:
+    """The force `force_data` wrote."""
+    return c.Force.of(dict(data["units"]), dict(data["damaged"]))
 
 
 def round_plan(state: GameState) -> c.RoundPlan:
