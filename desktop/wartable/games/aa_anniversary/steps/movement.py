@@ -26,7 +26,7 @@ of its power with an attack value already is (a sea battle follows; Transports, 
 and its cargo may be announced for an amphibious assault from
 there (attr `assault` = the territory): it stays aboard and lands when the land battle is
 fought, if the sea battle cleared the zone of enemy surface warships (Amphibious Assaults,
-Step 3; steps/battle.py). Noncombat Move never offloads in a zone holding enemy units.
+Step 3; steps/battle/). Noncombat Move never offloads in a zone holding enemy units.
 Units loaded in Combat Move offload only to attack, their transport ends its move in a sea
 zone next to a hostile territory, and Combat Move cannot end while such cargo could still
 assault (Transports, pg. 15; `unfinished_assaults`).

@@ -226,7 +226,7 @@ def fire(game: Game, state: GameState) -> Outcome:
     if not attackers(game, state, space, power) or not defenders(game, state, space, power):
         return after_round(game, state)
     return roll_groups(game, state, fire_groups(game, state), "Combat round", "round",
-                        c.R_GENERAL)
+                       c.R_GENERAL)
 
 
 def resume(game: Game, state: GameState, kind: str, dice: tuple[int, ...]) -> Outcome:
