@@ -96,8 +96,7 @@ def _describe(graph: Graph, comp: list[str]) -> str:
                      for b, line in sorted(graph[a].items()) if b in inside)
 
 
-# wartable.printing joins the list once its mapdraw <-> maprender cycle is gone (issue 14).
-@pytest.mark.parametrize("package", ["wartable.games"])
+@pytest.mark.parametrize("package", ["wartable.games", "wartable.printing"])
 def test_no_import_cycle_inside_package(package: str) -> None:
     graph = import_graph(package)
     found = cycles(graph)
