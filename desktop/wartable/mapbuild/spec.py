@@ -238,6 +238,11 @@ class HexMapSpec:
     boxes: tuple[tuple[str, str], ...] = ()
     warp: WarpSpec | None = None  # None: the similarity alone (the 1940 maps)
     hexside_features: tuple[HexsideFeatureRule, ...] = ()
+    # [terrain] coast = true: the ports and islands of coast.geojson stand on land and its
+    # straits are crossable hexsides; island_min_share: an island covering at least this share
+    # of one hex keeps that hex as land though water covers most of it (0 = off).
+    coast: bool = False
+    island_min_share: float = 0.0
     points: tuple[PointSpec, ...] = ()
 
     def projection_args(self) -> dict[str, float]:
@@ -444,6 +449,8 @@ def load_spec(path: Path) -> HexMapSpec:
         terrain_types=tuple(types),
         terrain_from=terrain_from,
         water_majority=tt.num("water_majority", 0.5),
+        coast=tt.get("coast", bool, False),
+        island_min_share=tt.num("island_min_share", 0.0),
         major_levels=tuple(int(v) for v in rv.get("major_levels", list, [1, 2])),
         minor_levels=tuple(int(v) for v in rv.get("minor_levels", list, [3])),
         river_simplify_hexes=rv.num("simplify_hexes", 0.15),
