@@ -194,14 +194,22 @@ class _FitProblem:
             self.points.append((cp.place, (x, -y), cp.label, cp.weight, cp.rule))
         self.region_km: dict[str, Any] = {}
         self.coast_km: Any = None
+        self.line_km: dict[str, Any] = {}
         for c in spec.constraints:
             if not c.fit:
                 continue
             if c.kind in ("in_region", "not_in_region") and c.region not in self.region_km:
-                g = layers.region(str(c.region)).intersection(clip)
+                g = _fit_region(layers, spec, str(c.region)).intersection(clip)
                 # Simplified by 1 km: a fit penalty needs no finer outline, and it is fast.
                 self.region_km[str(c.region)] = _project(
                     g, lambda lo, la: _km(proj, lo, la)).simplify(1.0)
+            if c.kind == "on_line" and str(c.line) not in self.line_km:
+                g = unary_union([g for n, g in layers.fortified_lines if n == c.line])
+                if g.is_empty:
+                    raise DataError(spec.path, str(c.line), "no such line in "
+                                    "fortifications.geojson")
+                self.line_km[str(c.line)] = _project(g.intersection(clip),
+                                                     lambda lo, la: _km(proj, lo, la))
             if c.kind == "coastal" and self.coast_km is None:
                 land = layers.land.intersection(clip)
                 for lg in layers.lagoons:
@@ -245,17 +253,19 @@ class _FitProblem:
         that share stays under the spec's `tolerated_wrong_share` (default 0.35), then
         100 × the square of the excess: the fit moves freely inside the allowed set and is
         pushed hard out of the rest.
-        Coastal hexes: the centre must be within half a hex of the coastline.
+        Coastal hexes: the centre must be within half a hex of the coastline; so must an
+        on_line hex's centre be of its fortified line.
         """
         km_per_hex = SQRT3 * lay.size_x / t.scale
         width = 0.1 * km_per_hex
         tolerated = self.spec.area_margin
         total = 0.0
         for c, pts in self._sample_points(grid, lay):
-            if c.kind == "coastal":
+            if c.kind in ("coastal", "on_line"):
+                target = self.coast_km if c.kind == "coastal" else self.line_km[str(c.line)]
                 for cx, cy in pts:
                     pt = Point(*t.invert(cx, cy))
-                    d = max(0.0, self.coast_km.distance(pt) - 0.5 * km_per_hex)
+                    d = max(0.0, target.distance(pt) - 0.5 * km_per_hex)
                     total += (d / km_per_hex) ** 2
                 continue
             key = str(c.region)
@@ -290,13 +300,25 @@ class _FitProblem:
                 pts = []
                 for label in c.labels:
                     cx, cy = lay.hex_to_pixel(grid.parse(label))
-                    if c.kind == "coastal":
+                    if c.kind in ("coastal", "on_line"):
                         pts.append((cx, cy))
                     else:
                         pts += [(cx + dx, cy + dy) for dx, dy in offs]
                 out.append((c, pts))
             self._samples[key] = out
         return self._samples[key]
+
+
+def _fit_region(layers: GeoLayers, spec: HexMapSpec, name: str) -> Any:
+    """A region by name: a 1940 region or area, else the map's dated region renamed so
+    ("West Poland" is "West Poland (1 September 1939)" on a 1939 map)."""
+    try:
+        return layers.region(name)
+    except DataError:
+        for d, n, _, g in layers.dated_regions:
+            if d == spec.regions_date and spec.regions_rename.get(n, n) == name:
+                return g
+        raise
 
 
 def _km(proj: LambertConformalConic, lon: float, lat: float) -> tuple[float, float]:
@@ -536,7 +558,8 @@ def build_hex_map(spec: HexMapSpec, layers: GeoLayers) -> BuildResult:
             continue
         terrain_geo.setdefault(tid, []).append(m(g))
     terrain_union = {t: unary_union(gs).intersection(land) for t, gs in sorted(terrain_geo.items())}
-    forts = [m(g) for _, g in layers.fortified_lines]
+    forts_all = [m(g) for _, g in layers.fortified_lines]
+    forts = list(forts_all)
     forts = [g for g in forts if not g.is_empty]
 
     # 3. Hexes: areas, terrain, region.
@@ -577,6 +600,23 @@ def build_hex_map(spec: HexMapSpec, layers: GeoLayers) -> BuildResult:
                   polys[h].area}
     strait_sides, strait_hexes = _coast_land(spec, layers, lay, grid, to_map, land, regions, polys, on_map,
                                terrain, region, land_share, land_order, report)
+
+    # Text facts the printed map shows whatever the geography says (enforced in_region).
+    for c in spec.constraints:
+        if not c.enforce:
+            continue
+        for lab in c.labels:
+            h = grid.parse(lab)
+            was = f"{terrain[h]}, {region[h] or 'no region'}"
+            if terrain[h] in ("sea", "lake"):
+                terrain[h] = terrain_by_majority({k: v for k, v in land_share[h].items()
+                                                  if k not in ("sea", "lake")}, 1.0, 1.0,
+                                                 land_order)
+            if region[h] != c.region:
+                region[h] = c.region
+            now = f"{terrain[h]}, {region[h]}"
+            if now != was:
+                report.changes.append(f"{lab}: {was} -> {now}; {c.rule}")
 
     # Named places.
     features: dict[Hex, set[str]] = {h: set() for h in hexes}
@@ -789,7 +829,9 @@ def build_hex_map(spec: HexMapSpec, layers: GeoLayers) -> BuildResult:
                 f"{rule.compare_area} covers most of {len(geo_set)}. Also in it here: {extra}; "
                 f"listed but mostly outside it: {missing}. The map follows the rulebook's list "
                 "(the printed map simplified the area).")
-    report.constraints = _constraint_checks(spec, hm, areas, problem)
+    lines = {n: unary_union([g for k, g in zip(layers.fortified_lines, forts_all, strict=True)
+                             if k[0] == n]) for n, _ in layers.fortified_lines}
+    report.constraints = _constraint_checks(spec, hm, areas, problem, lines)
     report.hexes = len(hexes)
     report.places = len(places)
     report.terrain = Counter(i.terrain for i in infos.values())
@@ -1074,7 +1116,7 @@ def _constraint_centres(spec: HexMapSpec, fr: FitResult, layers: GeoLayers,
 
 
 def _constraint_checks(spec: HexMapSpec, hm: HexMap, areas: dict[str, Any],
-                       problem: _FitProblem) -> list[ConstraintResult]:
+                       problem: _FitProblem, lines: dict[str, Any]) -> list[ConstraintResult]:
     """Each constraint checked on the built map (hex majority, not just the centre)."""
     out = []
     for c in spec.constraints:
@@ -1101,6 +1143,13 @@ def _constraint_checks(spec: HexMapSpec, hm: HexMap, areas: dict[str, Any],
                     got = info.region or info.terrain
                 if inside != want:
                     failed.append(f"{label} ({got})")
+        elif c.kind == "on_line":
+            what = f"crossed by the {c.line} for a quarter hex or more"
+            step = SQRT3 * hm.layout.size_x
+            for label in c.labels:
+                run = Polygon(hm.outline(label)).intersection(lines[str(c.line)]).length
+                if run < 0.25 * step:
+                    failed.append(f"{label} ({run / step:.2f} hex of it)")
         elif c.kind == "coastal":
             what = "coastal (land with a sea hexside)"
             for label in c.labels:

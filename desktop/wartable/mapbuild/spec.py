@@ -35,7 +35,7 @@ __all__ = [
     "spec_files",
 ]
 
-CONSTRAINT_KINDS = ("in_region", "not_in_region", "coastal", "distance")
+CONSTRAINT_KINDS = ("in_region", "not_in_region", "coastal", "distance", "on_line")
 # The game meaning of a place: (Place.kind, hex feature or None). Cities and towns are told
 # by their Place.kind; a hex feature only says what a kind cannot (a Ruhr city, a fort).
 PLACE_ROLES: dict[str, tuple[str, str | None]] = {
@@ -167,6 +167,10 @@ class Constraint:
     hexes: int | None = None  # for "distance": the two labels are this many hexes apart
     fit: bool = True
     note: str = ""
+    line: str | None = None  # for "on_line": a fortified line of fortifications.geojson
+    # in_region only: a hex the geography leaves water or in another region becomes land of
+    # `region` (a text fact the printed map shows: a UK radar site "within the UK proper").
+    enforce: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -370,8 +374,15 @@ def load_spec(path: Path) -> HexMapSpec:
         hexes = t.get("hexes", int, None)
         if kind == "distance" and (hexes is None or len(labs) != 2):
             raise DataError(where, t.path, "a distance constraint needs two labels and hexes")
+        line = t.get("line", str, None)
+        if kind == "on_line" and not line:
+            raise DataError(where, t.path, "an on_line constraint needs a line")
+        enforce = t.get("enforce", bool, False)
+        if enforce and kind != "in_region":
+            raise DataError(where, t.path, "only an in_region constraint can be enforced")
         constraints.append(Constraint(kind, labs, t.get("rule", str), region, hexes,
-                                      t.get("fit", bool, True), t.get("note", str, "")))
+                                      t.get("fit", bool, True), t.get("note", str, ""),
+                                      line, enforce))
 
     tt = r.table("terrain")
     types = []
