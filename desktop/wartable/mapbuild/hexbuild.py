@@ -960,6 +960,7 @@ def _sea_passages(sea_before: set[Hex], terrain: dict[Hex, str],
     that water covers mostly but the coast rules made land which keep open every sea joined
     before them (Helsinki's hex would close the Gulf of Finland at 53 miles a hex)."""
     out = set(strait_hexes)
+    sea_before = sea_before | out  # a strait joins the seas on either side of it
 
     def components(cells: set[Hex]) -> dict[Hex, int]:
         comp: dict[Hex, int] = {}
