@@ -598,8 +598,9 @@ def build_hex_map(spec: HexMapSpec, layers: GeoLayers) -> BuildResult:
     # The sea as a majority of water would have it: the coast rules must not close it.
     sea_before = {h for h in hexes if terrain[h] == "sea" or land_share[h]["sea"] > 0.5 *
                   polys[h].area}
-    strait_sides, strait_hexes = _coast_land(spec, layers, lay, grid, to_map, land, regions, polys, on_map,
-                               terrain, region, land_share, land_order, report)
+    strait_sides, strait_hexes = _coast_land(spec, layers, lay, grid, to_map, land, regions,
+                                             polys, on_map, terrain, region, land_share,
+                                             land_order, report)
 
     # Text facts the printed map shows whatever the geography says (enforced in_region).
     for c in spec.constraints:
@@ -752,7 +753,7 @@ def build_hex_map(spec: HexMapSpec, layers: GeoLayers) -> BuildResult:
             if f:
                 sides[s] = f
     # Straits the rules cross: the hexside joins its two shores, whatever water it spans.
-    for s, name in strait_sides.items():
+    for s in strait_sides:
         sides[s] = (sides.get(s, set()) - {"sea", "lake"}) | {"strait"}
     # Hexside features the rulebook names by number ([General (6)(D)] of ETO's revisions).
     for srule in spec.hexside_features:
