@@ -255,3 +255,37 @@ def test_eto_general_8_the_maginot_line_runs_through_1013_and_1014() -> None:
     m, _ = _map("eto/europe")
     assert m.info("1013").region == m.info("1014").region == "France"
     assert m.info("1113").region == m.info("1114").region == "Greater Germany"
+
+
+# --- borders of 1 September 1939 ----------------------------------------------------------------
+
+FINNISH_1939 = [  # (place, lat, lon, maps): Finnish in 1939, Soviet from 1940 or 1944
+    ("Viipuri (Vyborg)", 60.71, 28.75, ("aeto/east", "eto/europe")),
+    ("Sortavala", 61.70, 30.69, ("aeto/east", "eto/europe")),
+    # On ETO's 108-mile hexes Petsamo shares Murmansk's hex (2101), which is Soviet.
+    ("Petsamo", 69.55, 31.10, ("aeto/east",)),
+]
+
+
+@pytest.mark.parametrize("map_id", ["aeto/east", "eto/europe"])
+def test_1939_finland_holds_karelia_and_petsamo(map_id: str) -> None:
+    """AETO and ETO begin in September 1939: Viipuri, Ladoga Karelia and Petsamo are Finnish
+    (the Winter War rules take them), Leningrad and Murmansk Soviet. A lake hex has no owner."""
+    m, _ = _map(map_id)
+    for name, lat, lon, maps in FINNISH_1939:
+        if map_id not in maps:
+            continue
+        label = _at(map_id, lat, lon)
+        assert label is not None, name
+        info = m.info(label)
+        assert info.terrain in WATER or info.region == "Finland", f"{name} {label}"
+    for lat, lon in ((59.94, 30.32), (68.97, 33.08)):
+        label = _at(map_id, lat, lon)
+        assert label is not None and m.info(label).region == "USSR"
+
+
+def test_aeto_9_2_finnish_partition_line_ends_are_finnish() -> None:
+    """[9.2] [10.24] the Finnish partition line runs E 0231 (Petsamo) to about E 1331."""
+    m, _ = _map("aeto/east")
+    assert m.info("E 0231").region == m.info("E 1331").region == "Finland"
+    assert _at("aeto/east", 60.71, 28.75) == "E 1331"

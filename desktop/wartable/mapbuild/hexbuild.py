@@ -595,13 +595,6 @@ def build_hex_map(spec: HexMapSpec, layers: GeoLayers) -> BuildResult:
             region[h] = best
 
     on_map = set(hexes)
-    # The sea as a majority of water would have it: the coast rules must not close it.
-    sea_before = {h for h in hexes if terrain[h] == "sea" or land_share[h]["sea"] > 0.5 *
-                  polys[h].area}
-    strait_sides, strait_hexes = _coast_land(spec, layers, lay, grid, to_map, land, regions,
-                                             polys, on_map, terrain, region, land_share,
-                                             land_order, report)
-
     # Text facts the printed map shows whatever the geography says (enforced in_region).
     for c in spec.constraints:
         if not c.enforce:
@@ -618,6 +611,13 @@ def build_hex_map(spec: HexMapSpec, layers: GeoLayers) -> BuildResult:
             now = f"{terrain[h]}, {region[h]}"
             if now != was:
                 report.changes.append(f"{lab}: {was} -> {now}; {c.rule}")
+
+    # The sea as a majority of water would have it: the coast rules must not close it.
+    sea_before = {h for h in hexes if terrain[h] == "sea" or land_share[h]["sea"] > 0.5 *
+                  polys[h].area}
+    strait_sides, strait_hexes = _coast_land(spec, layers, lay, grid, to_map, land, regions,
+                                             polys, on_map, terrain, region, land_share,
+                                             land_order, report)
 
     # Named places.
     features: dict[Hex, set[str]] = {h: set() for h in hexes}
