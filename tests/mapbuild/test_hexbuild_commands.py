@@ -45,6 +45,22 @@ def test_locate_off_the_map_is_a_one_line_error() -> None:
         run("locate", "whatif1940/east", "40.0", "0.0")
 
 
+def test_hex_prints_terrain_region_places_and_each_hexside(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """`wartable map hex MAP LABEL` (issue 19): Istanbul's hex is land on the Bosporus, a
+    strait ships pass and a strait hexside land units cross."""
+    assert run("hex", "aeto/east", "E 4226") == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("E 4226")
+    assert "  terrain: clear" in out and "  region: Turkey" in out
+    assert "  features: strait" in out
+    assert "    to E 4225 (clear): strait" in out
+    assert sum(1 for line in out if line.startswith("    to ")) == 6
+    with pytest.raises(WartableError, match="not a hex of map aeto/east") as e:
+        run("hex", "aeto/east", "E 9999")
+    assert "\n" not in str(e.value)
+
+
 def test_unknown_map_is_a_one_line_error() -> None:
     with pytest.raises(WartableError, match="not built") as e:
         run("info", "whatif1940/north")

@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from wartable.core.errors import DataError, WartableError
+from wartable.core.hexgrid import Hexside
 from wartable.maps import AreaMap, HexMap, dump_map, load_map
 
 __all__ = ["add_map_commands", "build_maps", "find_map", "locate"]
@@ -40,7 +41,7 @@ def add_map_commands(subparsers: Any, render: Callable[..., Any] | None = None) 
     Each handler is stored as ``func`` (takes the Namespace, returns the exit code).
     """
     p = subparsers.add_parser("map", help="build, inspect, locate and render maps")
-    sub = p.add_subparsers(dest="map_command", metavar="{build,info,locate,render}")
+    sub = p.add_subparsers(dest="map_command", metavar="{build,info,locate,hex,render}")
     sub.required = True
 
     b = sub.add_parser("build", help="build hex maps from maps/sources (all when no ID)")
@@ -58,6 +59,11 @@ def add_map_commands(subparsers: Any, render: Callable[..., Any] | None = None) 
     loc.add_argument("lat", type=float, metavar="LAT")
     loc.add_argument("lon", type=float, metavar="LON")
     loc.set_defaults(func=cmd_locate)
+
+    hx = sub.add_parser("hex", help="a hex's terrain, region, places and hexside features")
+    hx.add_argument("map", metavar="MAP")
+    hx.add_argument("label", metavar="LABEL", help='a hex id as printed, e.g. "W 3817"')
+    hx.set_defaults(func=cmd_hex)
 
     r = sub.add_parser("render", help="draw a map to a PNG")
     r.add_argument("map", metavar="MAP")
@@ -238,6 +244,40 @@ def area_info_text(m: AreaMap) -> str:
 def cmd_info(args: argparse.Namespace) -> int:
     m, _ = find_map(args.map)
     print(info_text(m) if isinstance(m, HexMap) else area_info_text(m))
+    return 0
+
+
+def hex_text(m: HexMap, label: str) -> str:
+    """One hex as its owner reads it: terrain, region, places, features, and each hexside
+    with its neighbour and features."""
+    try:
+        h = m.hex_of(label)
+    except (KeyError, ValueError) as e:
+        raise WartableError(f"{label!r} is not a hex of map {m.id}") from e
+    if h not in m.hexes:
+        raise WartableError(f"{label!r} is not a hex of map {m.id}")
+    info = m.hexes[h]
+    out = [m.describe(m.label_of(h)),
+           f"  terrain: {info.terrain}",
+           f"  region: {info.region or '(water)'}",
+           f"  places: {', '.join(info.places) or 'none'}",
+           f"  features: {', '.join(info.features) or 'none'}",
+           "  hexsides:"]
+    for n in h.neighbors():
+        if n not in m.hexes:
+            out.append("    (map edge)")
+            continue
+        feats = m.hexsides.get(Hexside.between(h, n), ())
+        out.append(f"    to {m.label_of(n)} ({m.hexes[n].terrain}): "
+                   f"{', '.join(feats) or 'nothing'}")
+    return "\n".join(out)
+
+
+def cmd_hex(args: argparse.Namespace) -> int:
+    m, _ = find_map(args.map)
+    if not isinstance(m, HexMap):
+        raise WartableError(f"{m.id} is an area map; 'map hex' reads hex maps")
+    print(hex_text(m, args.label))
     return 0
 
 

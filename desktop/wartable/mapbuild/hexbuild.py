@@ -194,14 +194,22 @@ class _FitProblem:
             self.points.append((cp.place, (x, -y), cp.label, cp.weight, cp.rule))
         self.region_km: dict[str, Any] = {}
         self.coast_km: Any = None
+        self.line_km: dict[str, Any] = {}
         for c in spec.constraints:
             if not c.fit:
                 continue
             if c.kind in ("in_region", "not_in_region") and c.region not in self.region_km:
-                g = layers.region(str(c.region)).intersection(clip)
+                g = _fit_region(layers, spec, str(c.region)).intersection(clip)
                 # Simplified by 1 km: a fit penalty needs no finer outline, and it is fast.
                 self.region_km[str(c.region)] = _project(
                     g, lambda lo, la: _km(proj, lo, la)).simplify(1.0)
+            if c.kind == "on_line" and str(c.line) not in self.line_km:
+                g = unary_union([g for n, g in layers.fortified_lines if n == c.line])
+                if g.is_empty:
+                    raise DataError(spec.path, str(c.line), "no such line in "
+                                    "fortifications.geojson")
+                self.line_km[str(c.line)] = _project(g.intersection(clip),
+                                                     lambda lo, la: _km(proj, lo, la))
             if c.kind == "coastal" and self.coast_km is None:
                 land = layers.land.intersection(clip)
                 for lg in layers.lagoons:
@@ -245,17 +253,19 @@ class _FitProblem:
         that share stays under the spec's `tolerated_wrong_share` (default 0.35), then
         100 × the square of the excess: the fit moves freely inside the allowed set and is
         pushed hard out of the rest.
-        Coastal hexes: the centre must be within half a hex of the coastline.
+        Coastal hexes: the centre must be within half a hex of the coastline; so must an
+        on_line hex's centre be of its fortified line.
         """
         km_per_hex = SQRT3 * lay.size_x / t.scale
         width = 0.1 * km_per_hex
         tolerated = self.spec.area_margin
         total = 0.0
         for c, pts in self._sample_points(grid, lay):
-            if c.kind == "coastal":
+            if c.kind in ("coastal", "on_line"):
+                target = self.coast_km if c.kind == "coastal" else self.line_km[str(c.line)]
                 for cx, cy in pts:
                     pt = Point(*t.invert(cx, cy))
-                    d = max(0.0, self.coast_km.distance(pt) - 0.5 * km_per_hex)
+                    d = max(0.0, target.distance(pt) - 0.5 * km_per_hex)
                     total += (d / km_per_hex) ** 2
                 continue
             key = str(c.region)
@@ -290,13 +300,25 @@ class _FitProblem:
                 pts = []
                 for label in c.labels:
                     cx, cy = lay.hex_to_pixel(grid.parse(label))
-                    if c.kind == "coastal":
+                    if c.kind in ("coastal", "on_line"):
                         pts.append((cx, cy))
                     else:
                         pts += [(cx + dx, cy + dy) for dx, dy in offs]
                 out.append((c, pts))
             self._samples[key] = out
         return self._samples[key]
+
+
+def _fit_region(layers: GeoLayers, spec: HexMapSpec, name: str) -> Any:
+    """A region by name: a 1940 region or area, else the map's dated region renamed so
+    ("West Poland" is "West Poland (1 September 1939)" on a 1939 map)."""
+    try:
+        return layers.region(name)
+    except DataError:
+        for d, n, _, g in layers.dated_regions:
+            if d == spec.regions_date and spec.regions_rename.get(n, n) == name:
+                return g
+        raise
 
 
 def _km(proj: LambertConformalConic, lon: float, lat: float) -> tuple[float, float]:
@@ -536,7 +558,8 @@ def build_hex_map(spec: HexMapSpec, layers: GeoLayers) -> BuildResult:
             continue
         terrain_geo.setdefault(tid, []).append(m(g))
     terrain_union = {t: unary_union(gs).intersection(land) for t, gs in sorted(terrain_geo.items())}
-    forts = [m(g) for _, g in layers.fortified_lines]
+    forts_all = [m(g) for _, g in layers.fortified_lines]
+    forts = list(forts_all)
     forts = [g for g in forts if not g.is_empty]
 
     # 3. Hexes: areas, terrain, region.
@@ -571,12 +594,39 @@ def build_hex_map(spec: HexMapSpec, layers: GeoLayers) -> BuildResult:
                     best, best_a = n, a
             region[h] = best
 
+    on_map = set(hexes)
+    # Text facts the printed map shows whatever the geography says (enforced in_region).
+    for c in spec.constraints:
+        if not c.enforce:
+            continue
+        for lab in c.labels:
+            h = grid.parse(lab)
+            was = f"{terrain[h]}, {region[h] or 'no region'}"
+            if terrain[h] in ("sea", "lake"):
+                terrain[h] = terrain_by_majority({k: v for k, v in land_share[h].items()
+                                                  if k not in ("sea", "lake")}, 1.0, 1.0,
+                                                 land_order)
+            if region[h] != c.region:
+                region[h] = c.region
+            now = f"{terrain[h]}, {region[h]}"
+            if now != was:
+                report.changes.append(f"{lab}: {was} -> {now}; {c.rule}")
+
+    # The sea as a majority of water would have it: the coast rules must not close it.
+    sea_before = {h for h in hexes if terrain[h] == "sea" or land_share[h]["sea"] > 0.5 *
+                  polys[h].area}
+    strait_sides, strait_hexes = _coast_land(spec, layers, lay, grid, to_map, land, regions,
+                                             polys, on_map, terrain, region, land_share,
+                                             land_order, report)
+
     # Named places.
     features: dict[Hex, set[str]] = {h: set() for h in hexes}
+    for h in _sea_passages(sea_before, terrain, strait_hexes):
+        if terrain[h] not in ("sea", "lake"):
+            features[h].add("strait")
     places: list[Place] = []
     placed: dict[str, Hex] = {}
     city_alias: dict[str, str] = {}
-    on_map = set(hexes)
     for name, role in spec.places:
         pl = layers.place(name)
         h = lay.hex_at(*to_map(pl.lon, pl.lat))
@@ -702,6 +752,9 @@ def build_hex_map(spec: HexMapSpec, layers: GeoLayers) -> BuildResult:
                     f.add("border")
             if f:
                 sides[s] = f
+    # Straits the rules cross: the hexside joins its two shores, whatever water it spans.
+    for s in strait_sides:
+        sides[s] = (sides.get(s, set()) - {"sea", "lake"}) | {"strait"}
     # Hexside features the rulebook names by number ([General (6)(D)] of ETO's revisions).
     for srule in spec.hexside_features:
         for a_lab, b_lab in srule.hexsides:
@@ -777,7 +830,9 @@ def build_hex_map(spec: HexMapSpec, layers: GeoLayers) -> BuildResult:
                 f"{rule.compare_area} covers most of {len(geo_set)}. Also in it here: {extra}; "
                 f"listed but mostly outside it: {missing}. The map follows the rulebook's list "
                 "(the printed map simplified the area).")
-    report.constraints = _constraint_checks(spec, hm, areas, problem)
+    lines = {n: unary_union([g for k, g in zip(layers.fortified_lines, forts_all, strict=True)
+                             if k[0] == n]) for n, _ in layers.fortified_lines}
+    report.constraints = _constraint_checks(spec, hm, areas, problem, lines)
     report.hexes = len(hexes)
     report.places = len(places)
     report.terrain = Counter(i.terrain for i in infos.values())
@@ -793,6 +848,169 @@ def build_hex_map(spec: HexMapSpec, layers: GeoLayers) -> BuildResult:
                 "rivers_minor": minor, "regions": regions, "forts": forts,
                 "terrain": terrain_union, "areas": areas}
     return BuildResult(hm, geo, report, geometry)
+
+
+def _coast_land(spec: HexMapSpec, layers: GeoLayers, lay: Layout, grid: GridSpec,
+                to_map: Callable[[float, float], tuple[float, float]], land: Any,
+                regions: Sequence[tuple[str, Any]], polys: dict[Hex, Any], on_map: set[Hex],
+                terrain: dict[Hex, str], region: dict[Hex, str | None],
+                land_share: dict[Hex, dict[str, float]], land_order: Sequence[str],
+                report: BuildReport) -> tuple[dict[Hexside, str], set[Hex]]:
+    """Land where a printed map shows land, though water covers most of the hex: islands
+    covering `island_min_share` of a hex, the ports and islands of coast.geojson, and both
+    shores of its straits; returns the strait hexsides (side -> strait name) and the hexes of
+    the straits' shores.
+
+    Each such hex takes the land terrain with the most area (clear when the simplified
+    coastline leaves none) and the region with the most area there, else the nearest."""
+    label = grid.labels.label
+
+    def make_land(h: Hex, at: tuple[float, float]) -> bool:
+        if terrain[h] not in ("sea", "lake"):
+            return False
+        terrain[h] = terrain_by_majority({k: v for k, v in land_share[h].items()
+                                          if k not in ("sea", "lake")}, 1.0, 1.0, land_order)
+        best, best_a = None, 0.0
+        for n, g in regions:
+            a = polys[h].intersection(g).area
+            if a > best_a + 1e-12:
+                best, best_a = n, a
+        if best is None:
+            pt = Point(*at)
+            near = min(regions, key=lambda r: (r[1].distance(pt), r[0]), default=None)
+            best = near[0] if near else None
+        region[h] = best
+        return True
+
+    parts = list(getattr(land, "geoms", [land]))
+    hex_area = next(iter(polys.values())).area
+    step = SQRT3 * lay.size_x
+    if spec.island_min_share > 0:
+        tree = STRtree([polys[h] for h in sorted(on_map)])
+        order = sorted(on_map)
+        made = []
+        for part in parts:
+            if part.area < spec.island_min_share * hex_area:
+                continue
+            share = sorted(((polys[order[int(i)]].intersection(part).area, order[int(i)])
+                            for i in tree.query(part)), key=lambda x: (-x[0], x[1]))
+            if not share or any(terrain[h] not in ("sea", "lake") for _, h in share):
+                continue
+            h = share[0][1]
+            c = part.representative_point()
+            if make_land(h, (float(c.x), float(c.y))):
+                made.append(label(h))
+        if made:
+            report.changes.append(
+                f"{len(made)} island(s) of at least {spec.island_min_share:g} hex made land in "
+                f"the hex holding most of each: {', '.join(sorted(made))}")
+    if not spec.coast:
+        return {}, set()
+    for p in layers.coast_places:
+        at = to_map(p.lon, p.lat)
+        h = lay.hex_at(*at)
+        if h not in on_map:
+            continue
+        was = terrain[h]
+        if p.kind == "island" and was in ("sea", "lake"):
+            # An island this map's scale shows: at least island_min_share of a hex.
+            pt = Point(*at)
+            size = max((g.area for g in parts if g.distance(pt) < 0.3 * step), default=0.0)
+            if size < spec.island_min_share * hex_area:
+                report.coast.append(f"{label(h)} {p.name} (island): {was}; the island is "
+                                    f"{size / hex_area:.2f} hex, too small for this scale")
+                continue
+        if make_land(h, at):
+            report.coast.append(f"{label(h)} {p.name} ({p.kind}): {was} -> {terrain[h]}, "
+                                f"{region[h]}")
+        else:
+            report.coast.append(f"{label(h)} {p.name} ({p.kind}): {terrain[h]}, {region[h]}")
+    sides: dict[Hexside, str] = {}
+    shores: set[Hex] = set()
+    for name, a, b, _ in layers.straits:
+        pa, pb = to_map(*a), to_map(*b)
+        ha, hb = lay.hex_at(*pa), lay.hex_at(*pb)
+        if ha not in on_map or hb not in on_map:
+            continue
+        make_land(ha, pa)
+        make_land(hb, pb)
+        shores |= {ha, hb}
+        if ha == hb:
+            report.coast.append(f"{label(ha)} {name} (strait): within one land hex")
+        elif ha.distance(hb) == 1:
+            sides[Hexside.between(ha, hb)] = name
+            report.coast.append(f"{label(ha)}/{label(hb)} {name} (strait): a crossable "
+                                "hexside")
+        else:
+            report.warnings.append(f"{name}: its shores {label(ha)} and {label(hb)} are "
+                                   f"{ha.distance(hb)} hexes apart; no hexside crosses it")
+    for name, g in layers.sea_lanes:
+        lane = _project(g, to_map)
+        passed = sorted(h for h in on_map if terrain[h] not in ("sea", "lake")
+                        and polys[h].intersects(lane))
+        if passed:
+            shores |= set(passed)
+            report.coast.append(f"{', '.join(label(h) for h in passed)} {name}: ships pass "
+                                "through these land hexes (feature strait)")
+    return sides, shores
+
+
+def _sea_passages(sea_before: set[Hex], terrain: dict[Hex, str],
+                  strait_hexes: set[Hex]) -> list[Hex]:
+    """The land hexes ships pass through: both shores of each strait, and the fewest hexes
+    that water covers mostly but the coast rules made land which keep open every sea joined
+    before them (Helsinki's hex would close the Gulf of Finland at 53 miles a hex)."""
+    out = set(strait_hexes)
+    sea_before = sea_before | out  # a strait joins the seas on either side of it
+
+    def components(cells: set[Hex]) -> dict[Hex, int]:
+        comp: dict[Hex, int] = {}
+        for start in sorted(cells):
+            if start in comp:
+                continue
+            comp[start] = len(comp)
+            todo = [start]
+            while todo:
+                h = todo.pop()
+                for n in h.neighbors():
+                    if n in cells and n not in comp:
+                        comp[n] = comp[start]
+                        todo.append(n)
+        return comp
+
+    before = components(sea_before)
+    while True:
+        passable = {h for h, t in terrain.items() if t == "sea"} | out
+        after = components(passable)
+        split: dict[int, set[int]] = {}
+        for h in sea_before & passable:
+            split.setdefault(before[h], set()).add(after[h])
+        todo_b = sorted(b for b, parts in split.items() if len(parts) > 1)
+        if not todo_b:
+            return sorted(out)
+        # Join one piece to the rest of its old sea by the shortest way through that sea.
+        b = todo_b[0]
+        first = min(after[h] for h in sea_before & passable if before[h] == b)
+        starts = sorted(h for h in passable if after.get(h) == first)
+        prev: dict[Hex, Hex | None] = {h: None for h in starts}
+        queue, k, end = list(starts), 0, None
+        while k < len(queue) and end is None:
+            h = queue[k]
+            k += 1
+            for n in h.neighbors():
+                if n in prev or n not in sea_before:
+                    continue
+                prev[n] = h
+                if n in passable and after[n] != first:
+                    end = n
+                    break
+                queue.append(n)
+        if end is None:
+            return sorted(out)
+        step: Hex | None = prev[end]
+        while step is not None and after.get(step) != first:
+            out.add(step)
+            step = prev[step]
 
 
 def _warp_fit(spec: HexMapSpec, chosen: FitResult, problem: _FitProblem,
@@ -900,7 +1118,7 @@ def _constraint_centres(spec: HexMapSpec, fr: FitResult, layers: GeoLayers,
 
 
 def _constraint_checks(spec: HexMapSpec, hm: HexMap, areas: dict[str, Any],
-                       problem: _FitProblem) -> list[ConstraintResult]:
+                       problem: _FitProblem, lines: dict[str, Any]) -> list[ConstraintResult]:
     """Each constraint checked on the built map (hex majority, not just the centre)."""
     out = []
     for c in spec.constraints:
@@ -927,6 +1145,13 @@ def _constraint_checks(spec: HexMapSpec, hm: HexMap, areas: dict[str, Any],
                     got = info.region or info.terrain
                 if inside != want:
                     failed.append(f"{label} ({got})")
+        elif c.kind == "on_line":
+            what = f"crossed by the {c.line} for a quarter hex or more"
+            step = SQRT3 * hm.layout.size_x
+            for label in c.labels:
+                run = Polygon(hm.outline(label)).intersection(lines[str(c.line)]).length
+                if run < 0.25 * step:
+                    failed.append(f"{label} ({run / step:.2f} hex of it)")
         elif c.kind == "coastal":
             what = "coastal (land with a sea hexside)"
             for label in c.labels:

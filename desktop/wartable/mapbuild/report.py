@@ -76,6 +76,7 @@ class BuildReport:
     changes: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     off_map: list[str] = field(default_factory=list)
+    coast: list[str] = field(default_factory=list)  # each port, island and strait, its result
     terrain: Counter[str] = field(default_factory=Counter)
     regions: Counter[str] = field(default_factory=Counter)
     hexsides: Counter[str] = field(default_factory=Counter)
@@ -140,6 +141,9 @@ class BuildReport:
             out += ["", "Changed to honour the rules:"] + [f"  {c}" for c in self.changes]
         if self.warnings:
             out += ["", "Warnings:"] + [f"  {c}" for c in self.warnings]
+        if self.coast:
+            out += ["", "Ports, islands and straits (coast.geojson) on this map, each with its "
+                    "hex's terrain and region:"] + [f"  {c}" for c in self.coast]
         if self.off_map:
             out += ["", "Listed places that fall off this map: " + ", ".join(self.off_map)]
         out += ["", f"Counts: {self.hexes} hexes, {self.places} named places"]

@@ -63,6 +63,12 @@ class GeoLayers:
     fortified_lines: tuple[tuple[str, Any], ...]
     # Dated regions (kind "region_1939"): (date, name, names of the regions replaced, polygon)
     dated_regions: tuple[tuple[str, str, tuple[str, ...], Any], ...] = ()
+    # coast.geojson: ports and islands whose hex stands on land wherever a map shows them,
+    # straits as (name, one shore, the other shore, source), each shore (lon, lat), and the
+    # sea lanes ships take through straits as (name, LineString).
+    coast_places: tuple[Place, ...] = ()
+    straits: tuple[tuple[str, tuple[float, float], tuple[float, float], str], ...] = ()
+    sea_lanes: tuple[tuple[str, Any], ...] = ()
 
     def place(self, name: str) -> Place:
         for p in self.places:
@@ -217,6 +223,32 @@ def load_layers(folder: str | None = None) -> GeoLayers:
         p = _props(f, "fortifications.geojson", i, "name", "kind", "source")
         forts.append((p["name"], _geom(f, "fortifications.geojson", i)))
 
+    coast, straits, lanes = _coast(src / "coast.geojson")
     return GeoLayers(land, tuple(lakes), tuple(lagoons), tuple(rivers), tuple(regions),
-                     tuple(areas), tuple(terrain), tuple(places), tuple(forts), tuple(dated))
+                     tuple(areas), tuple(terrain), tuple(places), tuple(forts), tuple(dated),
+                     coast, straits, lanes)
+
+
+def _coast(path: Path) -> tuple[tuple[Place, ...],
+                                tuple[tuple[str, tuple[float, float], tuple[float, float],
+                                            str], ...],
+                                tuple[tuple[str, Any], ...]]:
+    """coast.geojson: Points of kind port or island, two-point LineStrings of kind strait
+    (shore to shore), LineStrings of kind sea_lane (the ships' way through a strait)."""
+    where = "maps/sources/coast.geojson"
+    places, straits, lanes = [], [], []
+    for i, f in enumerate(_read(path)):
+        p = _props(f, "coast.geojson", i, "name", "kind", "source")
+        g = _geom(f, "coast.geojson", i)
+        if p["kind"] in ("port", "island") and isinstance(g, Point):
+            places.append(Place(p["name"], p["kind"], float(g.x), float(g.y), None, p["source"]))
+        elif p["kind"] == "strait" and g.geom_type == "LineString" and len(g.coords) == 2:
+            (ax, ay), (bx, by) = ((float(c[0]), float(c[1])) for c in g.coords)
+            straits.append((p["name"], (ax, ay), (bx, by), p["source"]))
+        elif p["kind"] == "sea_lane" and g.geom_type == "LineString":
+            lanes.append((p["name"], g))
+        else:
+            raise DataError(where, p["name"], "must be a port or island Point, a strait "
+                            "LineString from one shore to the other, or a sea_lane LineString")
+    return tuple(places), tuple(straits), tuple(lanes)
 

@@ -35,7 +35,7 @@ __all__ = [
     "spec_files",
 ]
 
-CONSTRAINT_KINDS = ("in_region", "not_in_region", "coastal", "distance")
+CONSTRAINT_KINDS = ("in_region", "not_in_region", "coastal", "distance", "on_line")
 # The game meaning of a place: (Place.kind, hex feature or None). Cities and towns are told
 # by their Place.kind; a hex feature only says what a kind cannot (a Ruhr city, a fort).
 PLACE_ROLES: dict[str, tuple[str, str | None]] = {
@@ -167,6 +167,10 @@ class Constraint:
     hexes: int | None = None  # for "distance": the two labels are this many hexes apart
     fit: bool = True
     note: str = ""
+    line: str | None = None  # for "on_line": a fortified line of fortifications.geojson
+    # in_region only: a hex the geography leaves water or in another region becomes land of
+    # `region` (a text fact the printed map shows: a UK radar site "within the UK proper").
+    enforce: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -238,6 +242,11 @@ class HexMapSpec:
     boxes: tuple[tuple[str, str], ...] = ()
     warp: WarpSpec | None = None  # None: the similarity alone (the 1940 maps)
     hexside_features: tuple[HexsideFeatureRule, ...] = ()
+    # [terrain] coast = true: the ports and islands of coast.geojson stand on land and its
+    # straits are crossable hexsides; island_min_share: an island covering at least this share
+    # of one hex keeps that hex as land though water covers most of it (0 = off).
+    coast: bool = False
+    island_min_share: float = 0.0
     points: tuple[PointSpec, ...] = ()
 
     def projection_args(self) -> dict[str, float]:
@@ -365,8 +374,15 @@ def load_spec(path: Path) -> HexMapSpec:
         hexes = t.get("hexes", int, None)
         if kind == "distance" and (hexes is None or len(labs) != 2):
             raise DataError(where, t.path, "a distance constraint needs two labels and hexes")
+        line = t.get("line", str, None)
+        if kind == "on_line" and not line:
+            raise DataError(where, t.path, "an on_line constraint needs a line")
+        enforce = t.get("enforce", bool, False)
+        if enforce and kind != "in_region":
+            raise DataError(where, t.path, "only an in_region constraint can be enforced")
         constraints.append(Constraint(kind, labs, t.get("rule", str), region, hexes,
-                                      t.get("fit", bool, True), t.get("note", str, "")))
+                                      t.get("fit", bool, True), t.get("note", str, ""),
+                                      line, enforce))
 
     tt = r.table("terrain")
     types = []
@@ -444,6 +460,8 @@ def load_spec(path: Path) -> HexMapSpec:
         terrain_types=tuple(types),
         terrain_from=terrain_from,
         water_majority=tt.num("water_majority", 0.5),
+        coast=tt.get("coast", bool, False),
+        island_min_share=tt.num("island_min_share", 0.0),
         major_levels=tuple(int(v) for v in rv.get("major_levels", list, [1, 2])),
         minor_levels=tuple(int(v) for v in rv.get("minor_levels", list, [3])),
         river_simplify_hexes=rv.num("simplify_hexes", 0.15),

@@ -228,6 +228,29 @@ HELD_1939 = {
 
 
 
+# Finland of 1 September 1939 (the 1920 Tartu frontier): the modern country plus the lands it
+# ceded in March 1940 (the Karelian Isthmus with Viipuri and Ladoga Karelia to Salmi and
+# Suojarvi; Salla) and in 1944 (Petsamo, with the west of the Rybachy peninsula). Drawn by us
+# from historical atlases, +-20-30 km; each polygon reaches into modern Finland, and only
+# modern Russia's land inside it is added (Norway and Sweden untouched).
+FINLAND_CEDED = {
+    "name": "Finnish lands ceded 1940-44",
+    "source": "hand-drawn from historical atlases (the 1920 Tartu frontier: the Rajajoki/"
+              "Sestra on the isthmus, east of Salmi and Suojarvi north of Lake Ladoga, Salla, "
+              "the Petsamo corridor to the Rybachy peninsula), +-20-30 km",
+    "parts": [
+        [(27.3, 60.35), (29.95, 60.12), (30.30, 60.38), (30.60, 60.52), (31.05, 60.62),
+         (31.50, 61.10), (31.88, 61.40), (32.20, 61.72), (32.55, 62.05), (32.95, 62.35),
+         (32.40, 62.75), (31.70, 62.95), (31.00, 63.10), (30.50, 62.60), (29.30, 61.80),
+         (28.20, 61.20), (27.30, 60.60)],
+        [(28.60, 66.55), (29.55, 66.55), (30.05, 66.85), (29.95, 67.25), (29.30, 67.50),
+         (28.60, 67.50)],
+        [(28.70, 68.85), (31.20, 68.95), (31.60, 69.40), (32.10, 69.75), (32.00, 69.95),
+         (31.00, 69.90), (30.85, 69.78), (30.00, 69.40), (29.30, 69.30), (28.70, 69.10)],
+    ],
+}
+
+
 def close(g):
     """Close the slivers the union of separately simplified countries leaves (under 1 km)."""
     return g.buffer(0.01, join_style=2).buffer(-0.01, join_style=2)
@@ -275,10 +298,14 @@ def features_1939(by_code, memel, former_poland, ussr) -> list[dict]:
     romania = close(unary_union([by_code["ROU"], bukovina])).difference(
         unary_union([bessarabia, hungary]))
     lithuania = by_code["LTU"].difference(unary_union([memel, poland]))
+    ceded = by_code["RUS"].intersection(
+        unary_union([Polygon(p) for p in FINLAND_CEDED["parts"]]))
+    finland = close(unary_union([by_code["FIN"], ceded]))
     # The USSR: all of Belarus, Ukraine and Moldova (Transnistria was the Moldavian ASSR) not
     # drawn otherwise, so the slivers between the hand-drawn frontiers fall to it.
     ussr_1939 = unary_union([ussr, by_code["BLR"], by_code["UKR"], by_code["MDA"]]).difference(
-        unary_union([germany, danzig, west, east, lithuania, hungary, romania, bessarabia]))
+        unary_union([germany, danzig, west, east, lithuania, hungary, romania, bessarabia,
+                     finland]))
     day = "1939-09-01"
     ne = "Natural Earth 1:10m admin-0 (modern borders)"
     regions = [
@@ -302,9 +329,13 @@ def features_1939(by_code, memel, former_poland, ussr) -> list[dict]:
          "Bessarabia is its own region; Southern Dobruja (Romanian until September 1940, "
          "modern Bulgaria) is not drawn"),
         ("Bessarabia (1 September 1939)", bessarabia, ["Moldova"], BESSARABIA["source"]),
+        ("Finland (1 September 1939)", finland, ["Finland"],
+         f"{ne}: Finland plus Russia's land in {FINLAND_CEDED['name']} "
+         f"({FINLAND_CEDED['source']})"),
         ("USSR (1 September 1939)", ussr_1939, ["USSR"],
          "the USSR region and Natural Earth Moldova (Transnistria) minus Poland, "
-         "Carpatho-Ukraine, Northern Bukovina and Bessarabia (Ukraine's Izmail and "
+         "Carpatho-Ukraine, Northern Bukovina, Bessarabia and Finland's 1939 lands (Karelia, "
+         "Salla, Petsamo) (Ukraine's Izmail and "
          "Chernivtsi lands were Romanian)"),
     ]
     feats = [feature(clean(g), name=n, kind="region_1939", date=day, replaces=r, source=s)
