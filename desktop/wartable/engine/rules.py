@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from wartable.maps.model import BoardMap
 
 T = TypeVar("T")
+_MISSING = object()
 
 
 @dataclass(frozen=True)
@@ -42,11 +43,10 @@ class Game:
         built by `build` once for this Game and held with it: a game with other tables
         (persistence/gamedata.game_with_tables) is another Game with its own. The loader
         builds them when the game loads (Rules.check_tables)."""
-        store = self._derived
-        if build in store:
-            return cast(T, store[build])
-        got = store[build] = build(self)
-        return got
+        got = self._derived.get(build, _MISSING)
+        if got is _MISSING:
+            got = self._derived[build] = build(self)
+        return cast(T, got)
 
     @cached_property
     def _derived(self) -> dict[object, object]:

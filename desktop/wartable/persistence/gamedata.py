@@ -143,23 +143,25 @@ def game_with_tables(game: Game, overrides: Mapping[str, Any]) -> Game:
     if unknown:
         raise DataError(game.definition.id, f"tables.{unknown[0]}",
                         "is not a table of this game")
-    key = (id(game), json.dumps(thaw(freeze(dict(overrides))), sort_keys=True))
-    hit = _with_tables.get(key)
-    if hit is not None and hit[0] is game:
-        return hit[1]
+    key = json.dumps(thaw(freeze(dict(overrides))), sort_keys=True)
+    variants = game.derived(_table_variants)
+    hit = variants.get(key)
+    if hit is not None:
+        return hit
     tables = FrozenMap({**game.definition.tables,
                         **{k: freeze(dict(v)) for k, v in overrides.items()}})
     definition = dataclasses.replace(game.definition, tables=tables)
     made = Game(definition, registry.get(definition.id).rules(), game.maps)
-    if len(_with_tables) > 4:  # a player keeps one set of values; saves may bring others
-        _with_tables.clear()
-    _with_tables[key] = (game, made)
+    if len(variants) > 4:  # a player keeps one set of values; saves may bring others
+        variants.clear()
+    variants[key] = made
     return made
 
 
-# (id of the base game, the overrides as JSON) -> (base game, the game with them): one Game
-# per set of values, so its board and parsed tables are built once.
-_with_tables: dict[tuple[int, str], tuple[Game, Game]] = {}
+def _table_variants(game: Game) -> dict[str, Game]:
+    """The overrides as JSON -> the game with them, held with the base game: one Game per set
+    of values, so its board and parsed tables are built once."""
+    return {}
 
 
 def table_overrides_of(game: Game) -> dict[str, Any]:

@@ -355,6 +355,15 @@ class WhatIf1940Rules(Rules):
         kind = ut.name if ut else piece.type
         return f"{side} {name} {kind}" if name else f"{side} {kind}"
 
+    def describe_action(self, game: Game, state: GameState, action: Action) -> str:
+        """A prepared assault by its target hex and the number of attackers [11.5]."""
+        a = action.args
+        if action.verb == combat.VERB and a.get("target"):
+            n = len(tuple(a.get("attackers") or ()))
+            return (f"Attack {self.place_name(game, str(a.get('target')))} with {n} "
+                    f"unit{'s' if n != 1 else ''}")
+        return super().describe_action(game, state, action)
+
     def _name(self, game: Game, state: GameState) -> Any:
         def name(p: Piece) -> str:
             return self.piece_name(game, p)
