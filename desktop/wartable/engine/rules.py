@@ -160,11 +160,21 @@ class Rules:
         return any(s.hidden_info for s in game.definition.sides)
 
     def candidate_actions(self, game: Game, state: GameState, prompt: Prompt) -> tuple[Action, ...]:
-        """Actions random play may try now; by default the prompt's moves and buttons.
+        """Actions random play may try now: the frame's or the step's handler's candidates,
+        by default the prompt's moves and buttons.
 
         Games add their own verbs (an attack choosing attackers and a target). The
         engine still checks each one, so a candidate may turn out illegal.
         """
+        frame = state.top_frame
+        if frame is not None:
+            fh = self.table.frames.get(frame.kind)
+            got = fh.candidates(game, state, frame, prompt) if fh is not None else None
+        else:
+            pos = game.position(state)
+            got = self.step(pos).candidates(game, state, pos, prompt)
+        if got is not None:
+            return got
         out: list[Action] = []
         for pid, dests in sorted(prompt.moves.items()):
             out.extend(Action.make("move", prompt.side, piece=pid, to=d) for d in dests)

@@ -40,10 +40,12 @@ class AARules(Rules):
     # --- setup and sequence ----------------------------------------------------------
     def check_tables(self, game: Game) -> None:
         """Parse every table eagerly (each is otherwise read when first used): the map and
-        alliances, the straits and the research chart (pg. 14-15)."""
+        alliances, the straits, the research chart (pg. 14-15) and the national objectives;
+        each is held with the game (Game.derived)."""
         world(game)
         straits.straits(game)
         research_table(game)
+        objectives.all_objectives(game)
 
     def setup(self, game: Game, state: GameState) -> GameState:
         """Setup (pg. 8): each power's starting IPCs; control comes from scenario vars."""

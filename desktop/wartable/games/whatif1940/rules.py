@@ -6,7 +6,7 @@ replacements [9.1-9.11], the holding boxes and off-map fronts [12.1-12.8], untri
 units [2.12], Moscow Falls and the Ruhr and end-of-game victory [4.2-4.4].
 
 Each step kind has its module in steps/, plugged in through the registries below (see
-handlers.py). A step of kind "unenforced" (none is left in the data) would only show its
+handlers.py), which make the game's RuleTable (engine/steps.py). A step of kind "unenforced" (none is left in the data) would only show its
 prompt and an End step button: played in free play.
 """
 
@@ -278,7 +278,7 @@ class WhatIf1940Rules(Rules):
     def check_tables(self, game: Game) -> None:
         """Parse every table eagerly (each is otherwise read when first used)."""
         t = game.definition.tables
-        combat_table.read(t)  # CRT, GAST, terrain column shifts [11.3, 11.8, 6.11]
+        combat_table.tables_of(game)  # CRT, GAST, terrain column shifts [11.3, 11.8, 6.11]
         read_supply_config(t, self.board(game))  # Rollbahn routes [6.5]
         for key, use in TABLE.procedures.items():  # [4.3, 5.5, 8.7, 12.5, 12.6]
             offmap.procedure(game, key, tuple(use.conditions))
