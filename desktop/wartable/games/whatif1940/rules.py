@@ -6,8 +6,9 @@ replacements [9.1-9.11], the holding boxes and off-map fronts [12.1-12.8], untri
 units [2.12], Moscow Falls and the Ruhr and end-of-game victory [4.2-4.4].
 
 Each step kind has its module in steps/, plugged in through the registries below (see
-handlers.py), which make the game's RuleTable (engine/steps.py). A step of kind "unenforced" (none is left in the data) would only show its
-prompt and an End step button: played in free play.
+handlers.py), which make the game's RuleTable (engine/steps.py). A step of kind "unenforced"
+(none is left in the data) would only show its prompt and an End step button: played in free
+play.
 """
 
 from __future__ import annotations
