@@ -26,15 +26,70 @@ from wartable.engine.actions import Action, Button, Event, Outcome, Prompt
 from wartable.engine.loop import end_step_button, roll_then
 from wartable.engine.paths import reachable
 from wartable.engine.rules import Game, Rules
+from wartable.engine.steps import FunctionFrame, ProcedureUse, RuleTable, StepHandler
 from wartable.model.sequence import Position
 from wartable.model.state import Frame, GameState, Piece
 
 MAP = "skirmish/field"
 STACK_LIMIT = 2
 DEAD = "box:eliminated"
+# The conditions of the CRT's modifiers that combat_answers computes [S5.2, S5.4].
+CRT_CONDITIONS = frozenset({"odds_2_1", "odds_3_1", "odds_below_1_1", "defender_rough",
+                            "across_river"})
+
+
+def _rules(game: Game) -> SkirmishRules:
+    rules = game.rules
+    assert isinstance(rules, SkirmishRules)
+    return rules
+
+
+class _Move(StepHandler):
+    """S4 Movement."""
+
+    def prompt(self, game: Game, state: GameState, pos: Position) -> Prompt:
+        return _rules(game).move_prompt(game, state, pos)
+
+    def apply(self, game: Game, state: GameState, pos: Position, action: Action) -> Outcome | None:
+        return _rules(game).move(game, state, action) if action.verb == "move" else None
+
+
+class _Combat(StepHandler):
+    """S5 Combat."""
+
+    def prompt(self, game: Game, state: GameState, pos: Position) -> Prompt:
+        return _rules(game).combat_prompt(game, state, pos)
+
+    def apply(self, game: Game, state: GameState, pos: Position, action: Action) -> Outcome | None:
+        return _rules(game).attack(game, state, action) if action.verb == "attack" else None
+
+
+def _resolve_attack(
+    game: Game, state: GameState, data: FrozenMap[str, Any], dice: tuple[int, ...]
+) -> Outcome:
+    return _rules(game).resolve_attack(game, state, data, dice)
+
+
+def _retreat_prompt(game: Game, state: GameState, frame: Frame) -> Prompt:
+    return _rules(game).retreat_prompt(game, state, frame)
+
+
+def _retreat(game: Game, state: GameState, frame: Frame, action: Action) -> Outcome:
+    return _rules(game).retreat(game, state, frame, action)
+
+
+# Every kind the data names, with its handler (engine/steps.py): checked when the game loads.
+TABLE = RuleTable(
+    steps={"move": _Move(), "combat": _Combat()},
+    frames={"retreat": FunctionFrame(_retreat_prompt, _retreat)},  # S5.5
+    resumes={"crt": _resolve_attack},  # S5.3
+    procedures={"crt": ProcedureUse(CRT_CONDITIONS, "crt")},  # S5.2, S5.4
+)
 
 
 class SkirmishRules(Rules):
+    table = TABLE
+
     def __init__(self) -> None:
         self._crt: procedures.Procedure | None = None
 
@@ -94,26 +149,27 @@ class SkirmishRules(Rules):
                 )
         return Outcome(state)
 
-    def step_prompt(self, game: Game, state: GameState, pos: Position) -> Prompt:
+    def move_prompt(self, game: Game, state: GameState, pos: Position) -> Prompt:
         side = pos.side
-        if pos.step.kind == "move":
-            moves: dict[str, tuple[str, ...]] = {}
-            costs: dict[str, FrozenMap[str, float]] = {}
-            for p in state.pieces.values():
-                if p.side == side and not p.attrs.get("moved") and p.location != DEAD:
-                    mc = self.move_costs(game, state, p)
-                    if mc:
-                        moves[p.id] = tuple(sorted(mc))
-                        costs[p.id] = FrozenMap(mc)
-            return Prompt(
-                side,
-                pos.step.prompt,
-                pos.step.rule,
-                moves=FrozenMap(moves),
-                costs=FrozenMap(costs),
-                buttons=(end_step_button(),),
-            )
-        # combat
+        moves: dict[str, tuple[str, ...]] = {}
+        costs: dict[str, FrozenMap[str, float]] = {}
+        for p in state.pieces.values():
+            if p.side == side and not p.attrs.get("moved") and p.location != DEAD:
+                mc = self.move_costs(game, state, p)
+                if mc:
+                    moves[p.id] = tuple(sorted(mc))
+                    costs[p.id] = FrozenMap(mc)
+        return Prompt(
+            side,
+            pos.step.prompt,
+            pos.step.rule,
+            moves=FrozenMap(moves),
+            costs=FrozenMap(costs),
+            buttons=(end_step_button(),),
+        )
+
+    def combat_prompt(self, game: Game, state: GameState, pos: Position) -> Prompt:
+        side = pos.side
         attackers = tuple(
             sorted(
                 p.id
@@ -141,13 +197,6 @@ class SkirmishRules(Rules):
             targets=FrozenMap(attack=targets, attacker=attackers),
             buttons=(end_step_button(),),
         )
-
-    def step_apply(self, game: Game, state: GameState, pos: Position, action: Action) -> Outcome:
-        if pos.step.kind == "move" and action.verb == "move":
-            return self.move(game, state, action)
-        if pos.step.kind == "combat" and action.verb == "attack":
-            return self.attack(game, state, action)
-        return super().step_apply(game, state, pos, action)
 
     # --- S4 movement -----------------------------------------------------------
     def move(self, game: Game, state: GameState, action: Action) -> Outcome:
@@ -223,13 +272,8 @@ class SkirmishRules(Rules):
         checks = procedures.applicable_modifiers(self.crt(game), preds)
         return procedures.modifier_answers(checks, {})
 
-    def resume(
-        self,
-        game: Game,
-        state: GameState,
-        resume: str,
-        data: FrozenMap[str, Any],
-        dice: tuple[int, ...],
+    def resolve_attack(
+        self, game: Game, state: GameState, data: FrozenMap[str, Any], dice: tuple[int, ...]
     ) -> Outcome:
         attackers, target = tuple(data["attackers"]), str(data["target"])
         answers = self.combat_answers(game, state, attackers, target)
@@ -300,7 +344,7 @@ class SkirmishRules(Rules):
         )
         return Outcome(state.push_frame(frame))
 
-    def frame_prompt(self, game: Game, state: GameState, frame: Frame) -> Prompt:
+    def retreat_prompt(self, game: Game, state: GameState, frame: Frame) -> Prompt:
         return Prompt(
             frame.side,
             frame.text,
@@ -312,10 +356,10 @@ class SkirmishRules(Rules):
             ),
         )
 
-    def frame_apply(self, game: Game, state: GameState, frame: Frame, action: Action) -> Outcome:
+    def retreat(self, game: Game, state: GameState, frame: Frame, action: Action) -> Outcome:
         to = action.args.get("to")
-        if frame.kind != "retreat" or action.verb != "retreat":
-            return super().frame_apply(game, state, frame, action)
+        if action.verb != "retreat":
+            raise IllegalAction(f"'{action.verb}' does not answer: {frame.text}")
         if to not in frame.data["options"]:
             raise IllegalAction(
                 f"Units may not retreat to {to!r}; choose one of "

@@ -2,20 +2,25 @@
 
 from __future__ import annotations
 
-import weakref
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from functools import cached_property
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from wartable.core.errors import DataError, IllegalAction
 from wartable.core.frozen import FrozenMap
-from wartable.engine.actions import END_STEP, Action, Button, Outcome, Prompt
+from wartable.engine.actions import Action, Button, Outcome, Prompt
 from wartable.engine.rollodds import RollNotes
+from wartable.engine.steps import RuleTable, StepHandler
 from wartable.model.definition import GameDefinition
 from wartable.model.sequence import Position
 from wartable.model.state import Frame, GameState, Piece
 
 if TYPE_CHECKING:
     from wartable.maps.model import BoardMap
+
+T = TypeVar("T")
+_MISSING = object()
 
 
 @dataclass(frozen=True)
@@ -33,21 +38,50 @@ class Game:
     def position(self, state: GameState) -> Position:
         return self.positions[state.step_index]
 
+    def derived(self, build: Callable[[Game], T]) -> T:
+        """A structure derived from the game's data and maps (adjacency, a parsed table),
+        built by `build` once for this Game and held with it: a game with other tables
+        (persistence/gamedata.game_with_tables) is another Game with its own. The loader
+        builds them when the game loads (Rules.check_tables)."""
+        got = self._derived.get(build, _MISSING)
+        if got is _MISSING:
+            got = self._derived[build] = build(self)
+        return cast(T, got)
+
+    @cached_property
+    def _derived(self) -> dict[object, object]:
+        return {}
+
 
 class Rules:
-    """Base class of a game's rules. Override what the game needs; defaults are a free table."""
+    """Base class of a game's rules. A game registers its step, frame, resume and condition
+    handlers in `table` (engine/steps.py), which these hooks dispatch through; it overrides a
+    hook only for what applies to every kind (1940's stacking check after each step's entry).
+    An empty table and no overrides: a free table."""
+
+    table: RuleTable = RuleTable()
 
     def setup(self, game: Game, state: GameState) -> GameState:
         """Adjust the state after the scenario's pieces are placed (vars, hidden units...)."""
         return state
 
+    def check_definition(self, game: Game) -> None:
+        """DataError, naming the file and the entry, for a step kind, a condition or a
+        die-roll table of the data that no handler of `table` answers (engine/steps.py).
+        The loader calls it once per game (persistence/gamedata.py)."""
+        self.table.check(game.definition)
+
     def check_tables(self, game: Game) -> None:
         """Parse every data table the rules read, raising DataError on the first bad value.
         Games that parse tables lazily implement this so a player's own printed values
-        (persistence/tables.py) are checked when saved, not mid-game."""
+        (persistence/tables.py) are checked when saved, not mid-game; the loader calls it
+        too, so what it parses (held in `game.derived`) is built when the game loads."""
 
     def condition(self, game: Game, name: str, state: GameState) -> bool:
         """Evaluate a sequence-of-play condition the engine does not know."""
+        cond = self.table.conditions.get(name)
+        if cond is not None:
+            return cond(game, state)
         raise DataError(game.definition.id, "sequence", f"unknown step condition {name!r}")
 
     def phase_name(self, game: Game, state: GameState, pos: Position) -> str:
@@ -55,36 +89,48 @@ class Rules:
         it in this scenario's order)."""
         return pos.phase.name
 
+    def step(self, pos: Position) -> StepHandler:
+        """The handler of the step's kind; a kind no rules handle (only in a game built
+        without the loader's check) shows its prompt and an End step button."""
+        return self.table.steps.get(pos.step.kind) or _FREE_STEP
+
     def enter_step(self, game: Game, state: GameState, pos: Position) -> Outcome:
-        return Outcome(state)
+        return self.step(pos).enter(game, state, pos)
 
     def exit_step(self, game: Game, state: GameState, pos: Position) -> Outcome:
-        return Outcome(state)
+        return self.step(pos).exit(game, state, pos)
 
     def can_end_step(self, game: Game, state: GameState, pos: Position) -> str | None:
         """None when the step may end now, else the reason it may not."""
-        return None
+        return self.step(pos).can_end(game, state, pos)
 
     def step_prompt(self, game: Game, state: GameState, pos: Position) -> Prompt:
-        return Prompt(
-            side=pos.side if pos.side != "*" else state.active_side,
-            text=pos.step.prompt or pos.step.name,
-            rule=pos.step.rule,
-            buttons=(Button(END_STEP, "End step"),),
-        )
+        return self.step(pos).prompt(game, state, pos)
 
     def step_apply(self, game: Game, state: GameState, pos: Position, action: Action) -> Outcome:
-        raise IllegalAction(f"'{action.verb}' is not possible during {pos.step.name}.")
+        out = self.step(pos).apply(game, state, pos, action)
+        if out is None:
+            raise IllegalAction(f"'{action.verb}' is not possible during {pos.step.name}.")
+        return out
 
     def frame_prompt(self, game: Game, state: GameState, frame: Frame) -> Prompt:
+        handler = self.table.frames.get(frame.kind)
+        if handler is not None:
+            return handler.prompt(game, state, frame)
         return Prompt(side=frame.side, text=frame.text, rule=frame.rule)
 
     def frame_apply(self, game: Game, state: GameState, frame: Frame, action: Action) -> Outcome:
+        handler = self.table.frames.get(frame.kind)
+        if handler is not None:
+            return handler.apply(game, state, frame, action)
         raise IllegalAction(f"'{action.verb}' does not answer: {frame.text}")
 
     def resume(self, game: Game, state: GameState, resume: str, data: FrozenMap[str, Any],
                dice: tuple[int, ...]) -> Outcome:
         """Continue a procedure after its dice are known (rolled or typed in)."""
+        fn = self.table.resumes.get(resume)
+        if fn is not None:
+            return fn(game, state, data, dice)
         raise DataError(game.definition.id, "rules", f"no continuation {resume!r} for dice")
 
     def check_victory(self, game: Game, state: GameState) -> str | None:
@@ -114,21 +160,55 @@ class Rules:
         return any(s.hidden_info for s in game.definition.sides)
 
     def candidate_actions(self, game: Game, state: GameState, prompt: Prompt) -> tuple[Action, ...]:
-        """Actions random play may try now; by default the prompt's moves and buttons.
+        """Actions random play may try now: the frame's or the step's handler's candidates,
+        by default the prompt's moves and buttons.
 
         Games add their own verbs (an attack choosing attackers and a target). The
         engine still checks each one, so a candidate may turn out illegal.
         """
+        frame = state.top_frame
+        if frame is not None:
+            fh = self.table.frames.get(frame.kind)
+            got = fh.candidates(game, state, frame, prompt) if fh is not None else None
+        else:
+            pos = game.position(state)
+            got = self.step(pos).candidates(game, state, pos, prompt)
+        if got is not None:
+            return got
         out: list[Action] = []
         for pid, dests in sorted(prompt.moves.items()):
             out.extend(Action.make("move", prompt.side, piece=pid, to=d) for d in dests)
         out.extend(Action(b.id, prompt.side, b.args) for b in prompt.buttons if b.enabled)
         return tuple(out)
 
+    def describe_action(self, game: Game, state: GameState, action: Action) -> str:
+        """An action as a player reads it, for the bot's turn summary and the hint: a move
+        by the names of its piece and places ("Move Germany Infantry from X to Y"), else
+        the label of the prompt's button that sends it, else its verb ("End step")."""
+        a = action.args
+        place = self.place_name
+        if action.verb == "move" and str(a.get("piece")) in state.pieces:
+            p = state.pieces[str(a.get("piece"))]
+            return (f"Move {self.piece_name(game, p)} from {place(game, p.location)} "
+                    f"to {place(game, str(a.get('to')))}")
+        for b in self._buttons(game, state, action.side):
+            if b.id == action.verb and b.args == action.args:
+                return b.label
+        return action.verb.replace("_", " ").capitalize()
+
+    def _buttons(self, game: Game, state: GameState, side: str) -> tuple[Button, ...]:
+        """The buttons `side` is offered now (as engine/loop.prompt offers them)."""
+        if state.result is not None:
+            return ()
+        frame = state.top_frame
+        p = (self.step_prompt(game, state, game.position(state)) if frame is None
+             else self.frame_prompt(game, state, frame))
+        return p.buttons if p.side == side else ()
+
     def invariants(self, game: Game, state: GameState) -> list[str]:
         """Problems with the state (empty when all is well); checked by selfplay and fuzzing."""
         problems = []
-        known = _locations(game)
+        known = locations(game)
         for p in state.pieces.values():
             if p.type not in game.definition.unit_types:
                 problems.append(f"{p.id}: unknown unit type {p.type}")
@@ -161,19 +241,17 @@ class Rules:
         return False
 
 
-# id(game) -> (a weak reference to that game, its locations). The reference guards against
-# Python reusing the id of a collected Game for a new one.
-_LOCATIONS: dict[int, tuple[weakref.ref[Game], frozenset[str]]] = {}
+_FREE_STEP = StepHandler()
 
 
-def _locations(game: Game) -> frozenset[str]:
-    """Every location id of the game's maps, boxes included (cached per Game)."""
-    hit = _LOCATIONS.get(id(game))
-    if hit is not None and hit[0]() is game:
-        return hit[1]
+def locations(game: Game) -> frozenset[str]:
+    """Every location id of the game's maps, boxes included (built once per Game)."""
+    return game.derived(_build_locations)
+
+
+def _build_locations(game: Game) -> frozenset[str]:
     locs: set[str] = set()
     for m in game.maps.values():
         locs.update(m.location_ids())
         locs.update(f"box:{b.id}" for b in m.boxes)
-    _LOCATIONS[id(game)] = (weakref.ref(game), frozenset(locs))
     return frozenset(locs)

@@ -131,6 +131,13 @@ class GameDefinition:
     piece_notes: tuple[PieceNote, ...] = ()  # the piece attributes players read
     # How the tables are printed as player aid cards (raw; read by printing/charts.py).
     player_aids: FrozenMap[str, Any] = field(default_factory=FrozenMap)
+    # Which data file defined each top-level key ("sequence") and each table ("tables.crt"),
+    # so a check made after the files are merged names the file (persistence/gamedata.py).
+    sources: FrozenMap[str, str] = field(default_factory=FrozenMap, compare=False)
+
+    def source_of(self, key: str) -> str:
+        """The data file that defined `key` ("sequence", "tables.<id>"), else the game id."""
+        return self.sources.get(key) or self.sources.get(key.split(".", 1)[0]) or self.id
 
     def side(self, side_id: str) -> Side:
         for s in self.sides:

@@ -43,16 +43,23 @@ def _walk(root: Traversable, prefix: str = "") -> list[tuple[str, Traversable]]:
     return out
 
 
-def merge_data_files(files: list[tuple[str, str]]) -> dict[str, Any]:
-    """Merge (name, TOML text) pairs into one dict; errors name the file."""
+def merge_data_files(files: list[tuple[str, str]],
+                     sources: dict[str, str] | None = None) -> dict[str, Any]:
+    """Merge (name, TOML text) pairs into one dict; errors name the file. `sources` receives
+    the file of each top-level key and each key of a top-level table ("tables.crt")."""
     merged: dict[str, Any] = {}
     origin: dict[str, str] = {}
+    found = sources if sources is not None else {}
     for name, text in files:
         try:
             data = tomllib.loads(text)
         except tomllib.TOMLDecodeError as e:
             raise DataError(name, "", f"is not valid TOML: {e}") from e
         for key, value in data.items():
+            found.setdefault(key, name)
+            if isinstance(value, dict):
+                for sub in value:
+                    found.setdefault(f"{key}.{sub}", name)
             if key not in merged:
                 merged[key], origin[key] = value, name
             elif isinstance(value, list) and isinstance(merged[key], list):
@@ -68,12 +75,25 @@ def merge_data_files(files: list[tuple[str, str]]) -> dict[str, Any]:
     return merged
 
 
-def load_definition(data_package: str) -> GameDefinition:
+def data_files(data_package: str) -> list[tuple[str, str]]:
+    """The (file name, TOML text) pairs of a game's data package, in a stable order."""
     root = resources.files(data_package)
-    files = [(f"{data_package}/{n}", t.read_text(encoding="utf-8")) for n, t in _walk(root)]
+    return [(f"{data_package}/{n}", t.read_text(encoding="utf-8")) for n, t in _walk(root)]
+
+
+def load_definition(data_package: str) -> GameDefinition:
+    files = data_files(data_package)
     if not files:
         raise DataError(data_package, "", "holds no .toml data files")
-    return GameDefinition.from_dict(merge_data_files(files), data_package)
+    return definition_from_files(files, data_package)
+
+
+def definition_from_files(files: list[tuple[str, str]], source: str) -> GameDefinition:
+    """A game's definition from its (file name, TOML text) pairs, remembering which file
+    defined what (GameDefinition.source_of) for the checks made after merging."""
+    sources: dict[str, str] = {}
+    definition = GameDefinition.from_dict(merge_data_files(files, sources), source)
+    return dataclasses.replace(definition, sources=FrozenMap(sources))
 
 
 def game_definition(game_id: str) -> GameDefinition:
@@ -107,6 +127,8 @@ def load_game(game_id: str) -> Game:
             raise DataError(mod.map_package, map_id, f"map file {name}.json(.gz) is missing")
         maps[map_id] = with_corrections(board, root / f"{name}.overrides.json")
     game = Game(definition, mod.rules(), FrozenMap(maps))
+    game.rules.check_definition(game)  # every step kind, condition... has its handler
+    game.rules.check_tables(game)  # parses the tables: the derived data is built now, once
     _cache[game_id] = game
     return game
 
@@ -121,23 +143,25 @@ def game_with_tables(game: Game, overrides: Mapping[str, Any]) -> Game:
     if unknown:
         raise DataError(game.definition.id, f"tables.{unknown[0]}",
                         "is not a table of this game")
-    key = (id(game), json.dumps(thaw(freeze(dict(overrides))), sort_keys=True))
-    hit = _with_tables.get(key)
-    if hit is not None and hit[0] is game:
-        return hit[1]
+    key = json.dumps(thaw(freeze(dict(overrides))), sort_keys=True)
+    variants = game.derived(_table_variants)
+    hit = variants.get(key)
+    if hit is not None:
+        return hit
     tables = FrozenMap({**game.definition.tables,
                         **{k: freeze(dict(v)) for k, v in overrides.items()}})
     definition = dataclasses.replace(game.definition, tables=tables)
     made = Game(definition, registry.get(definition.id).rules(), game.maps)
-    if len(_with_tables) > 4:  # a player keeps one set of values; saves may bring others
-        _with_tables.clear()
-    _with_tables[key] = (game, made)
+    if len(variants) > 4:  # a player keeps one set of values; saves may bring others
+        variants.clear()
+    variants[key] = made
     return made
 
 
-# (id of the base game, the overrides as JSON) -> (base game, the game with them): one Game
-# per set of values, so its board and parsed tables are built once.
-_with_tables: dict[tuple[int, str], tuple[Game, Game]] = {}
+def _table_variants(game: Game) -> dict[str, Game]:
+    """The overrides as JSON -> the game with them, held with the base game: one Game per set
+    of values, so its board and parsed tables are built once."""
+    return {}
 
 
 def table_overrides_of(game: Game) -> dict[str, Any]:

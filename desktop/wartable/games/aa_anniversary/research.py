@@ -16,7 +16,6 @@ read and checked by `parse_research`. The effects are small pure queries the oth
 
 from __future__ import annotations
 
-import weakref
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from functools import lru_cache
@@ -196,21 +195,16 @@ def parse_research(table: Mapping[str, Any], unit_types: Mapping[str, UnitType],
                          r.text("rule", nonempty=True), tuple(devs))
 
 
-# id(game) -> (a weak reference to the game, its table): as steps/common.world.
-_TABLES: dict[int, tuple[weakref.ref[Game], ResearchTable]] = {}
-
-
 def research_table(game: Game) -> ResearchTable:
-    key = id(game)
-    hit = _TABLES.get(key)
-    if hit is not None and hit[0]() is game:
-        return hit[1]
+    """The research chart, parsed once per game (held with it: Game.derived)."""
+    return game.derived(_build_research_table)
+
+
+def _build_research_table(game: Game) -> ResearchTable:
     t = game.definition.tables
     if "research" not in t:
         raise DataError(SOURCE, "research", "the game data has no research table")
-    table = parse_research(t["research"], game.definition.unit_types)
-    _TABLES[key] = (weakref.ref(game), table)
-    return table
+    return parse_research(t["research"], game.definition.unit_types)
 
 
 # --- combat values ---------------------------------------------------------------------------

@@ -5,37 +5,24 @@ side order (the 1941 order). The k-th turn of a round is played by the k-th powe
 scenario's `vars.turn_order`, so 1942 starts with Japan: `enter_step` makes that power the
 active side, and every step handler reads the power from `state.active_side`.
 
-State is described in steps/common.py. Each step kind has its module under steps/.
+State is described in steps/common.py. Each step kind has its module under steps/, plugged
+into the engine through the rule table of handlers.py.
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
 
-from wartable.core.errors import IllegalAction
 from wartable.core.frozen import FrozenMap
 from wartable.engine.actions import Action, Event, Outcome, Prompt
 from wartable.engine.rollodds import RollNotes
 from wartable.engine.rules import Game, Rules
 from wartable.games.aa_anniversary import rollhint
+from wartable.games.aa_anniversary.handlers import TABLE
 from wartable.games.aa_anniversary.research import research_table
-from wartable.games.aa_anniversary.steps import (
-    battle,
-    bombing,
-    income,
-    landing,
-    mobilize,
-    movement,
-    objectives,
-    purchase,
-    straits,
-)
-from wartable.games.aa_anniversary.steps import research as research_step
-from wartable.games.aa_anniversary.steps.battle import conclude, forces
+from wartable.games.aa_anniversary.steps import movement, objectives, straits
 from wartable.games.aa_anniversary.steps.common import (
     MOBILIZATION,
-    capital_held,
     space_name,
     stats,
     turn_power,
@@ -45,18 +32,20 @@ from wartable.model.sequence import Position
 from wartable.model.state import Frame, GameState
 
 R_CAPITAL = "Capturing and Liberating Capitals (pg. 20)"
-_TURN_ATTRS = ("origin", "via", "mp", "cm", "nm", "captured_aa", "landed", "unloaded", "amphibious",
-               "raided", "bombarded", "assault", "mech", "para")  # mech, para: research.carriers
 
 
 class AARules(Rules):
+    table = TABLE  # each step, frame and dice kind's handler (handlers.py)
+
     # --- setup and sequence ----------------------------------------------------------
     def check_tables(self, game: Game) -> None:
         """Parse every table eagerly (each is otherwise read when first used): the map and
-        alliances, the straits and the research chart (pg. 14-15)."""
+        alliances, the straits, the research chart (pg. 14-15) and the national objectives;
+        each is held with the game (Game.derived)."""
         world(game)
         straits.straits(game)
         research_table(game)
+        objectives.all_objectives(game)
 
     def setup(self, game: Game, state: GameState) -> GameState:
         """Setup (pg. 8): each power's starting IPCs; control comes from scenario vars."""
@@ -81,11 +70,6 @@ class AARules(Rules):
                     state = state.with_piece(p.with_attr("on", t.id))
         return state
 
-    def condition(self, game: Game, name: str, state: GameState) -> bool:
-        if name == "capital_held":
-            return capital_held(game, state, turn_power(game, state))
-        return super().condition(game, name, state)
-
     def phase_name(self, game: Game, state: GameState, pos: Position) -> str:
         """Order of Play (pg. 11): the phase named after the power that plays it in this
         scenario's order (1942: "Japan turn" first), not the 1941 order the sequence lists.
@@ -105,137 +89,17 @@ class AARules(Rules):
                 note = (Event("phase", f"{game.definition.side(power).name} plays this turn "
                               f"({state.scenario} order of play)", power, "Order of Play "
                               "(pg. 11)"),)
-        return Outcome(state, note).then(self._enter(game, state, pos, power))
+        return Outcome(state, note).then(super().enter_step(game, state, pos))
 
-    def _enter(self, game: Game, state: GameState, pos: Position, power: str) -> Outcome:
-        kind = pos.step.kind
-        if kind == "purchase" and power == "china":
-            return purchase.china_infantry(game, state)
-        if kind == "combat_move":
-            return Outcome(movement.start_turn(game, self._new_turn(state, power)))
-        if kind == "conduct_combat":
-            return Outcome(state.with_var("resolved", ()).with_var("battle", None))
-        if kind == "mobilize":
-            return Outcome(state.with_var("placed", FrozenMap()))
-        if kind == "collect_income":
-            return income.collect(game, state, power)
-        if kind == "victory_check":
-            return income.check(game, state)
-        if kind == "research":
-            return research_step.enter(game, state, power)
-        return Outcome(state)
-
-    def _new_turn(self, state: GameState, power: str) -> GameState:
-        """A power's units start each turn with full movement (Combat Move, pg. 14)."""
-        state = state.with_var("captured", ())
-        for p in state.pieces.values():
-            if p.side == power and any(k in p.attrs for k in _TURN_ATTRS):
-                attrs = p.attrs
-                for k in _TURN_ATTRS:
-                    attrs = attrs.remove(k) if k in attrs else attrs
-                state = state.with_piece(replace(p, attrs=attrs))
-        return state
-
-    def exit_step(self, game: Game, state: GameState, pos: Position) -> Outcome:
-        if pos.step.kind == "conduct_combat":  # interceptors land after all the combats
-            state = conclude.repair(game, state)
-            return bombing.land_interceptors(game, state)
-        if pos.step.kind == "noncombat_move":
-            return movement.land_aircraft(game, state, state.active_side)
-        if pos.step.kind == "mobilize":  # fighters waiting for a new carrier (pg. 26)
-            return landing.after_mobilize(game, state, state.active_side)
-        return Outcome(state)
-
-    def can_end_step(self, game: Game, state: GameState, pos: Position) -> str | None:
-        if pos.step.kind == "research":
-            return research_step.can_end(state, state.active_side)
-        if pos.step.kind == "combat_move":  # Transports (pg. 15): cargo loaded must assault
-            return movement.combat_move_can_end(game, state, state.active_side)
-        if pos.step.kind == "noncombat_move":  # carriers must move to their fighters (pg. 21)
-            return movement.noncombat_can_end(game, state, state.active_side)
-        if pos.step.kind == "mobilize":  # a new carrier goes where fighters wait (pg. 26)
-            return landing.mobilize_can_end(game, state, state.active_side)
-        if pos.step.kind == "conduct_combat":
-            todo = forces.battles(game, state, state.active_side)
-            if todo:
-                return f"Resolve every battle first: {', '.join(todo)} [{forces.R_PHASE}]."
-        return None
-
-    # --- prompts and actions ----------------------------------------------------------
-    def step_prompt(self, game: Game, state: GameState, pos: Position) -> Prompt:
-        power = state.active_side
-        kind, text, rule = pos.step.kind, pos.step.prompt or pos.step.name, pos.step.rule
-        if kind == "research":
-            return research_step.prompt(game, state, power, text, rule)
-        if kind == "purchase":
-            return purchase.prompt(game, state, power, text, rule)
-        if kind in ("combat_move", "noncombat_move"):
-            return movement.prompt(game, state, power, kind == "combat_move", text, rule)
-        if kind == "conduct_combat":
-            return battle.prompt(game, state, power, text, rule)
-        if kind == "mobilize":
-            return mobilize.prompt(game, state, power, text, rule)
-        return super().step_prompt(game, state, pos)
-
-    def step_apply(self, game: Game, state: GameState, pos: Position, action: Action) -> Outcome:
-        power = state.active_side
-        kind = pos.step.kind
-        if kind == "research":
-            return research_step.apply(game, state, power, action)
-        if kind == "purchase" and action.verb == "buy":
-            return purchase.buy(game, state, power, action)
-        if kind == "purchase" and action.verb == "repair":
-            return bombing.repair(game, state, power, action)
-        if kind == "conduct_combat" and action.verb == "ignore":
-            if state.var("battle") or state.var("raid"):
-                raise IllegalAction("Finish the battle in progress first.")
-            return battle.ignore(game, state, power, action)
-        if kind == "conduct_combat" and action.verb in ("raid", "no_raid", "rocket"):
-            if state.var("battle") or state.var("raid"):
-                raise IllegalAction("Finish the battle in progress first.")
-            return {"raid": bombing.raid, "no_raid": bombing.no_raid,
-                    "rocket": bombing.rocket}[action.verb](game, state, power, action)
-        if kind in ("combat_move", "noncombat_move") and action.verb == "move":
-            return movement.move(game, state, power, action, kind == "combat_move")
-        if kind == "conduct_combat" and action.verb == "fight":
-            if state.var("battle"):
-                raise IllegalAction("Finish the battle in progress first.")
-            return battle.fight(game, state, power, action)
-        if kind == "mobilize" and action.verb == "move":
-            return mobilize.place(game, state, power, action)
-        return super().step_apply(game, state, pos, action)
-
-    def frame_prompt(self, game: Game, state: GameState, frame: Frame) -> Prompt:
-        if frame.kind == research_step.FRAME_CHART:
-            return research_step.frame_prompt(game, state, frame)
-        if frame.kind in battle.FRAMES:
-            return battle.frame_prompt(game, state, frame)
-        if frame.kind in ("intercept", "sbr_casualties"):
-            return bombing.frame_prompt(game, state, frame)
-        if frame.kind == bombing.LAND_FRAME:
-            return bombing.land_prompt(game, state, frame)
-        return super().frame_prompt(game, state, frame)
-
-    def frame_apply(self, game: Game, state: GameState, frame: Frame, action: Action) -> Outcome:
-        if frame.kind == research_step.FRAME_CHART:
-            return research_step.frame_apply(game, state, frame, action)
-        if frame.kind in battle.FRAMES:
-            return battle.frame_apply(game, state, frame, action)
-        if frame.kind in ("intercept", "sbr_casualties"):
-            return bombing.frame_apply(game, state, frame, action)
-        if frame.kind == bombing.LAND_FRAME:
-            return bombing.land_apply(game, state, frame, action)
-        return super().frame_apply(game, state, frame, action)
-
-    def resume(self, game: Game, state: GameState, resume: str, data: FrozenMap[str, Any],
-               dice: tuple[int, ...]) -> Outcome:
-        if resume in ("aa", "strike", "round", "bombard"):
-            return battle.resume(game, state, resume, dice)
-        if resume in research_step.RESUMES:
-            return research_step.resume(game, state, resume, data, dice)
-        if resume in ("sbr_aa", "sbr_air", "sbr_damage", "rocket"):
-            return bombing.resume(game, state, resume, data, dice)
-        return super().resume(game, state, resume, data, dice)
+    def describe_action(self, game: Game, state: GameState, action: Action) -> str:
+        """Purchases by the unit's name ("Buy Tank"), battles by the space's (pg. 13, 17)."""
+        a = action.args
+        if action.verb == "buy" and a.get("unit"):
+            ut = game.definition.unit_types.get(str(a.get("unit")))
+            return f"Buy {ut.name if ut else a.get('unit')}"
+        if action.verb == "fight" and a.get("space"):
+            return f"Fight the battle in {self.place_name(game, str(a.get('space')))}"
+        return super().describe_action(game, state, action)
 
     def explain_roll(self, game: Game, state: GameState, frame: Frame) -> RollNotes | None:
         lines = rollhint.explain(game, state, frame)

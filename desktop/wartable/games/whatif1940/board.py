@@ -111,15 +111,6 @@ def build_board(game: Game) -> Board:
     return Board(hexes, neighbors, sides)
 
 
-_BOARDS: dict[int, tuple[Game, Board]] = {}
-
-
 def board_of(game: Game) -> Board:
-    """The game's board, built once per loaded game."""
-    hit = _BOARDS.get(id(game))
-    if hit is None or hit[0] is not game:
-        if len(_BOARDS) > 8:  # tests load many games; keep the cache small
-            _BOARDS.clear()
-        hit = (game, build_board(game))
-        _BOARDS[id(game)] = hit
-    return hit[1]
+    """The game's board, built once per loaded game (held with it: Game.derived)."""
+    return game.derived(build_board)

@@ -6,13 +6,14 @@ replacements [9.1-9.11], the holding boxes and off-map fronts [12.1-12.8], untri
 units [2.12], Moscow Falls and the Ruhr and end-of-game victory [4.2-4.4].
 
 Each step kind has its module in steps/, plugged in through the registries below (see
-handlers.py). A step of kind "unenforced" (none is left in the data) would only show its
-prompt and an End step button: played in free play.
+handlers.py), which make the game's RuleTable (engine/steps.py). A step of kind "unenforced"
+(none is left in the data) would only show its prompt and an End step button: played in free
+play.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from wartable.core.frozen import FrozenMap
@@ -20,9 +21,10 @@ from wartable.engine.actions import Action, Outcome, Prompt
 from wartable.engine.loop import end_step, end_step_button
 from wartable.engine.rollodds import RollNotes
 from wartable.engine.rules import Game, Rules
+from wartable.engine.steps import ProcedureUse, RuleTable
 from wartable.games.whatif1940 import air, fog, hidden, invariants, victory
 from wartable.games.whatif1940.board import Board, board_of
-from wartable.games.whatif1940.handlers import FrameHandler, Resume, StepHandler
+from wartable.games.whatif1940.handlers import FrameHandler, Resume, StepHandler, on_board
 from wartable.games.whatif1940.ids import (
     GERMAN,
     MOVE_FIGHT,
@@ -65,6 +67,114 @@ from wartable.model.parse import Reader
 from wartable.model.sequence import Position
 from wartable.model.state import Frame, GameState, Piece
 
+
+def _name(game: Game) -> Callable[[Piece], str]:
+    """How the log names a piece (WhatIf1940Rules.piece_name), as a function of the piece."""
+    def name(p: Piece) -> str:
+        return game.rules.piece_name(game, p)
+
+    return name
+
+
+class SetupStep(StepHandler):
+    """Set-up [3.1-3.10]: each side places its pool units (or lets the table place them)."""
+
+    def exit(self, game: Game, board: Board, state: GameState, pos: Position) -> Outcome:
+        state = setup.Setup(game, board).finish(state, pos.step.id)
+        if pos.step.id == "setup_anglo_french":
+            state = state.with_var(V_SETUP_DONE, True)
+        return Outcome(state)
+
+    def can_end(self, game: Game, board: Board, state: GameState, pos: Position) -> str | None:
+        return setup.Setup(game, board).can_end(state, pos.step.id)
+
+    def prompt(self, game: Game, board: Board, state: GameState, pos: Position) -> Prompt:
+        step = pos.step
+        return setup.Setup(game, board).prompt(state, step.id, step.prompt, step.rule)
+
+    def apply(self, game: Game, board: Board, state: GameState, pos: Position,
+              action: Action) -> Outcome | None:
+        s = setup.Setup(game, board)
+        if action.verb == "move":
+            return s.place(state, pos.step.id, action, _name(game))
+        if action.verb == setup.AUTO:
+            return s.auto(state, pos.step.id)
+        return None
+
+
+class MovementStep(StepHandler):
+    """A movement phase [10.0]: moves, mobile assault [10.15] and 7th Flieger [8.7]
+    declarations, the German violation of a neutral [3.6]."""
+
+    def enter(self, game: Game, board: Board, state: GameState, pos: Position) -> Outcome:
+        return movement.enter_step(game, board, state, pos.step.id)
+
+    def exit(self, game: Game, board: Board, state: GameState, pos: Position) -> Outcome:
+        return movement.exit_step(state)
+
+    def prompt(self, game: Game, board: Board, state: GameState, pos: Position) -> Prompt:
+        step = pos.step
+        return movement_phase.prompt(game, board, state, step.id, step.prompt, step.rule)
+
+    def apply(self, game: Game, board: Board, state: GameState, pos: Position,
+              action: Action) -> Outcome | None:
+        sid = pos.step.id
+        if action.verb == "move":
+            return movement.apply_move(game, board, state, action, sid, _name(game))
+        if action.verb == neutrality.VERB and pos.side == action.side:
+            return neutrality.apply(game, state, action)
+        if action.verb == mobile_assault.VERB:  # [10.15]
+            return mobile_assault.declare(game, board, state, action, sid)
+        if action.verb == flieger.VERB:  # [8.7]
+            return flieger.declare(game, board, state, sid, action)
+        return None
+
+
+class DeclareOrder(StepHandler):
+    """The German declares move/fight or fight/move for the east [5.3]."""
+
+    def enter(self, game: Game, board: Board, state: GameState, pos: Position) -> Outcome:
+        return order.enter(state)
+
+    def can_end(self, game: Game, board: Board, state: GameState, pos: Position) -> str | None:
+        return "Declare move/fight or fight/move [5.3]."
+
+    def prompt(self, game: Game, board: Board, state: GameState, pos: Position) -> Prompt:
+        return order.prompt(state, pos.step.prompt, pos.step.rule)
+
+    def apply(self, game: Game, board: Board, state: GameState, pos: Position,
+              action: Action) -> Outcome | None:
+        if action.verb != order.VERB:
+            return None
+        out = order.apply(state, action)
+        return out.then(end_step(game, out.state))
+
+
+class Unenforced(StepHandler):
+    """A step the rules do not enforce: its prompt and an End step button, for free play."""
+
+    def prompt(self, game: Game, board: Board, state: GameState, pos: Position) -> Prompt:
+        text = (pos.step.prompt or pos.step.name) + (
+            " (Not enforced yet: play it in free play, then end the step.)")
+        return Prompt(pos.side, text, pos.step.rule, buttons=(end_step_button(),))
+
+
+class Overstack(FrameHandler):
+    """Units over the stacking limit: the owner chooses which to remove [7.2]."""
+
+    def prompt(self, game: Game, board: Board, state: GameState, frame: Frame) -> Prompt:
+        return stacking.frame_prompt(game, state, frame, _name(game))
+
+    def apply(self, game: Game, board: Board, state: GameState, frame: Frame,
+              action: Action) -> Outcome:
+        return stacking.frame_apply(game, board, state, frame, action)
+
+
+def _belgian_coup(game: Game, board: Board, state: GameState, data: FrozenMap[str, Any],
+                  dice: tuple[int, ...]) -> Outcome:
+    return neutrality.resume(game, state, data, dice)
+
+
 # Each part of the rules plugs in here: step kind -> handler, frame kind -> handler,
 # resume name -> function (see handlers.py). One line per kind.
 STEP_HANDLERS: dict[str, StepHandler] = {
@@ -82,6 +192,10 @@ STEP_HANDLERS: dict[str, StepHandler] = {
     "soviet_reinforcement": reinforce.SovietReinforcement(),  # [9.5-9.8, 9.10]
     "af_replacement": replacements.Replacement("9.11"),  # [9.11]
     "armor_doctrine": doctrine.HANDLER,  # the Ardennes, tank corps and Tank Army rolls
+    "setup": SetupStep(),  # [3.1-3.10]
+    "movement": MovementStep(),  # [10.0], declarations [10.15, 8.7], neutrals [3.6]
+    "declare_order": DeclareOrder(),  # [5.3]
+    "unenforced": Unenforced(),  # a step played in free play (none is left in the data)
 }
 FRAME_HANDLERS: dict[str, FrameHandler] = {
     # air support, losses, conversions, retreats, advance [8.4, 11.x]; each may end a
@@ -94,6 +208,7 @@ FRAME_HANDLERS: dict[str, FrameHandler] = {
     fronts.BB_COUNT: fronts.BloodbathFrame(),  # equal-step bloodbath in Romania [11.20]
     offmap.CONFIRM: offmap.ConfirmFrame(),  # players' DRM answers (engine/procflow.py)
     doctrine.F_PLACE: doctrine.PLACE,  # a new tank corps to a supply source hex [9.2]
+    stacking.OVERSTACK: Overstack(),  # the owner removes units over the limit [7.2]
 }
 LEGEND_HEADING = "What the results do:"  # a heading in the hint (it ends with ":")
 RESUMES: dict[str, Resume] = {
@@ -110,11 +225,33 @@ RESUMES: dict[str, Resume] = {
     doctrine.RESUME: doctrine.resume_ardennes,  # [10.10]
     doctrine.RESUME_TANK: doctrine.resume_tank,  # [9.2, 9.3]
     doctrine.RESUME_ARMY: doctrine.resume_army,  # [9.4]
+    neutrality.RESUME: _belgian_coup,  # [3.6]
 }
+_STEPS, _FRAMES, _RESUMES = on_board(STEP_HANDLERS, FRAME_HANDLERS, RESUMES)
+TABLE = RuleTable(
+    steps=_STEPS, frames=_FRAMES, resumes=_RESUMES,
+    conditions={
+        "setup_pending": lambda game, state: not state.var(V_SETUP_DONE, False),
+        "east_move_first": lambda game, state: order.move_first(state),
+        "east_fight_first": lambda game, state: not order.move_first(state),
+    },
+    # the die-roll tables, the conditions their code computes, their resumes
+    procedures={
+        moscow.TABLE: ProcedureUse(frozenset(moscow.CONDITIONS), moscow.RESUME),  # [4.3]
+        surprise.TABLE: ProcedureUse(frozenset(), surprise.RESUME),  # [5.5]
+        flieger.TABLE: ProcedureUse(frozenset(flieger.CONDITIONS), flieger.RESUME_LAND),  # [8.7]
+        fronts.RESUME_JIFET: ProcedureUse(frozenset({"far_east_transferred"}),
+                                          fronts.RESUME_JIFET),  # [12.5]
+        fronts.RESUME_FJWT: ProcedureUse(frozenset({"arctic_shortfall"}),
+                                         fronts.RESUME_FJWT),  # [12.6]
+    },
+)
 
 
 class WhatIf1940Rules(Rules):
     """The game's hooks. Keeps nothing between calls but the last step prompt (by state)."""
+
+    table = TABLE
 
     def __init__(self) -> None:
         self._last: tuple[GameState, int, Prompt] | None = None
@@ -142,151 +279,36 @@ class WhatIf1940Rules(Rules):
     def check_tables(self, game: Game) -> None:
         """Parse every table eagerly (each is otherwise read when first used)."""
         t = game.definition.tables
-        combat_table.read(t)  # CRT, GAST, terrain column shifts [11.3, 11.8, 6.11]
+        combat_table.tables_of(game)  # CRT, GAST, terrain column shifts [11.3, 11.8, 6.11]
         read_supply_config(t, self.board(game))  # Rollbahn routes [6.5]
-        for key, conditions in ((moscow.TABLE, moscow.CONDITIONS), (surprise.TABLE, ()),
-                                (flieger.TABLE, flieger.CONDITIONS),
-                                (fronts.RESUME_JIFET, ("far_east_transferred",)),
-                                (fronts.RESUME_FJWT, ("arctic_shortfall",))):
-            offmap.procedure(game, key, conditions)  # [12.4, 5.5, 8.7, 12.5, 12.6]
+        for key, use in TABLE.procedures.items():  # [4.3, 5.5, 8.7, 12.5, 12.6]
+            offmap.procedure(game, key, tuple(use.conditions))
         _check_counts(t)
-
-    def condition(self, game: Game, name: str, state: GameState) -> bool:
-        if name == "setup_pending":
-            return not state.var(V_SETUP_DONE, False)
-        if name == "east_move_first":
-            return order.move_first(state)
-        if name == "east_fight_first":
-            return not order.move_first(state)
-        return super().condition(game, name, state)
 
     # --- the sequence of play [5.2] ------------------------------------------------------
     def enter_step(self, game: Game, state: GameState, pos: Position) -> Outcome:
-        board = self.board(game)
-        kind = pos.step.kind
         state = air.new_turn(state)  # [8.1, 8.6] aircraft return at each new game turn
-        out = Outcome(state)
-        handler = STEP_HANDLERS.get(kind)
-        if handler is not None:
-            out = handler.enter(game, board, state, pos)
-        elif kind == "movement":
-            out = movement.enter_step(game, board, state, pos.step.id)
-        elif kind == "declare_order":
-            out = order.enter(state)
+        out = super().enter_step(game, state, pos)
         if out.auto_end or out.state.frames:
             return out
         # [7.2] Stacks are checked at the start and end of every phase.
-        return out.then(stacking.check(game, board, out.state))
-
-    def exit_step(self, game: Game, state: GameState, pos: Position) -> Outcome:
-        kind = pos.step.kind
-        handler = STEP_HANDLERS.get(kind)
-        if handler is not None:
-            return handler.exit(game, self.board(game), state, pos)
-        if kind == "movement":
-            return movement.exit_step(state)
-        if kind == "setup":
-            state = self.setups(game).finish(state, pos.step.id)
-            if pos.step.id == "setup_anglo_french":
-                state = state.with_var(V_SETUP_DONE, True)
-        return Outcome(state)
-
-    def can_end_step(self, game: Game, state: GameState, pos: Position) -> str | None:
-        handler = STEP_HANDLERS.get(pos.step.kind)
-        if handler is not None:
-            return handler.can_end(game, self.board(game), state, pos)
-        if pos.step.kind == "setup":
-            return self.setups(game).can_end(state, pos.step.id)
-        if pos.step.kind == "declare_order":
-            return "Declare move/fight or fight/move [5.3]."
-        return None
+        return out.then(stacking.check(game, self.board(game), out.state))
 
     def step_prompt(self, game: Game, state: GameState, pos: Position) -> Prompt:
         last = self._last
         if last is not None and last[0] is state and last[1] == pos.index:
             return last[2]
-        p = self._step_prompt(game, state, pos)
+        p = super().step_prompt(game, state, pos)
         self._last = (state, pos.index, p)
         return p
 
-    def _step_prompt(self, game: Game, state: GameState, pos: Position) -> Prompt:
-        kind, step = pos.step.kind, pos.step
-        handler = STEP_HANDLERS.get(kind)
-        if handler is not None:
-            return handler.prompt(game, self.board(game), state, pos)
-        if kind == "setup":
-            return self.setups(game).prompt(state, step.id, step.prompt, step.rule)
-        if kind == "movement":
-            return movement_phase.prompt(game, self.board(game), state, step.id, step.prompt,
-                                         step.rule)
-        if kind == "declare_order":
-            return order.prompt(state, step.prompt, step.rule)
-        text = step.prompt or step.name
-        if kind == "unenforced":
-            text += " (Not enforced yet: play it in free play, then end the step.)"
-        return Prompt(pos.side, text, step.rule, buttons=(end_step_button(),))
-
     def step_apply(self, game: Game, state: GameState, pos: Position, action: Action) -> Outcome:
         # [7.3] Under the fog the enemy does not read in the log where each unit went.
-        return fog.private_moves(self._step_apply(game, state, pos, action))
-
-    def _step_apply(self, game: Game, state: GameState, pos: Position,
-                    action: Action) -> Outcome:
-        kind, sid = pos.step.kind, pos.step.id
         if action.verb == fog.VERB:  # [7.3] free, in any step: the owner's top unit
-            return fog.set_top(game, state, action, self._name(game, state))
-        handler = STEP_HANDLERS.get(kind)
-        if handler is not None:
-            out = handler.apply(game, self.board(game), state, pos, action)
-            if out is not None:
-                return out
-        if kind == "setup":
-            s = self.setups(game)
-            if action.verb == "move":
-                return s.place(state, sid, action, self._name(game, state))
-            if action.verb == setup.AUTO:
-                return s.auto(state, sid)
-        if kind == "movement":
-            if action.verb == "move":
-                return movement.apply_move(game, self.board(game), state, action, sid,
-                                           self._name(game, state))
-            if action.verb == neutrality.VERB and pos.side == action.side:
-                return neutrality.apply(game, state, action)
-            if action.verb == mobile_assault.VERB:  # [10.15]
-                return mobile_assault.declare(game, self.board(game), state, action, sid)
-            if action.verb == flieger.VERB:  # [8.7]
-                return flieger.declare(game, self.board(game), state, sid, action)
-        if kind == "declare_order" and action.verb == order.VERB:
-            out = order.apply(state, action)
-            return out.then(end_step(game, out.state))
-        return super().step_apply(game, state, pos, action)
+            return fog.private_moves(fog.set_top(game, state, action, self._name(game, state)))
+        return fog.private_moves(super().step_apply(game, state, pos, action))
 
-    # --- frames and dice -----------------------------------------------------------------
-    def frame_prompt(self, game: Game, state: GameState, frame: Frame) -> Prompt:
-        fh = FRAME_HANDLERS.get(frame.kind)
-        if fh is not None:
-            return fh.prompt(game, self.board(game), state, frame)
-        if frame.kind == stacking.OVERSTACK:
-            return stacking.frame_prompt(game, state, frame, self._name(game, state))
-        return super().frame_prompt(game, state, frame)
-
-    def frame_apply(self, game: Game, state: GameState, frame: Frame, action: Action) -> Outcome:
-        fh = FRAME_HANDLERS.get(frame.kind)
-        if fh is not None:
-            return fh.apply(game, self.board(game), state, frame, action)
-        if frame.kind == stacking.OVERSTACK:
-            return stacking.frame_apply(game, self.board(game), state, frame, action)
-        return super().frame_apply(game, state, frame, action)
-
-    def resume(self, game: Game, state: GameState, resume: str, data: FrozenMap[str, Any],
-               dice: tuple[int, ...]) -> Outcome:
-        fn = RESUMES.get(resume)
-        if fn is not None:
-            return fn(game, self.board(game), state, data, dice)
-        if resume == neutrality.RESUME:
-            return neutrality.resume(game, state, data, dice)
-        return super().resume(game, state, resume, data, dice)
-
+    # --- dice -------------------------------------------------------------------------
     def explain_roll(self, game: Game, state: GameState, frame: Frame) -> RollNotes | None:
         """A CRT roll [11.3] (an attack, or an airborne assault [8.7]): what each result the
         column's faces can give does, from the legend in combat.toml [11.15-11.20]; a German
@@ -333,6 +355,15 @@ class WhatIf1940Rules(Rules):
         name = piece.attrs.get("name")
         kind = ut.name if ut else piece.type
         return f"{side} {name} {kind}" if name else f"{side} {kind}"
+
+    def describe_action(self, game: Game, state: GameState, action: Action) -> str:
+        """A prepared assault by its target hex and the number of attackers [11.5]."""
+        a = action.args
+        if action.verb == combat.VERB and a.get("target"):
+            n = len(tuple(a.get("attackers") or ()))
+            return (f"Attack {self.place_name(game, str(a.get('target')))} with {n} "
+                    f"unit{'s' if n != 1 else ''}")
+        return super().describe_action(game, state, action)
 
     def _name(self, game: Game, state: GameState) -> Any:
         def name(p: Piece) -> str:

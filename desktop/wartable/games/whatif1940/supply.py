@@ -169,7 +169,7 @@ def _coastal(board: Board, label: str) -> bool:
 
 
 def static(game: Game, board: Board) -> Static:
-    key = ("supply", id(game.definition))
+    key = "supply"  # the board is the game's own (board_of: Game.derived)
     hit = board.memo.get(key)
     if hit is None:
         cfg = read_config(game.definition.tables, board)

@@ -12,7 +12,6 @@ new (bought, waiting in the mobilization zone).
 
 from __future__ import annotations
 
-import weakref
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -43,16 +42,12 @@ class World:
     names: FrozenMap[str, str]  # space id -> the board's name, for the log
 
 
-# id(game) -> (a weak reference to the game, its World): the reference guards against a
-# collected Game's id being reused by a new one.
-_WORLDS: dict[int, tuple[weakref.ref[Game], World]] = {}
-
-
 def world(game: Game) -> World:
-    key = id(game)
-    hit = _WORLDS.get(key)
-    if hit is not None and hit[0]() is game:
-        return hit[1]
+    """The board's spaces, adjacency and alliances, built once per game (Game.derived)."""
+    return game.derived(_build_world)
+
+
+def _build_world(game: Game) -> World:
     t = game.definition.tables
     spaces: Mapping[str, Any] = t["spaces"]
     nb: dict[str, list[str]] = {s: [] for s in spaces}
@@ -60,7 +55,7 @@ def world(game: Game) -> World:
         nb[a].append(b)
         nb[b].append(a)
     alliance = {p: a for a, ps in t["alliances"].items() for p in ps}
-    _WORLDS[key] = (weakref.ref(game), World(
+    return World(
         catalog=Catalog.from_unit_types(game.definition.unit_types),
         sea=frozenset(s for s, v in spaces.items() if v["sea"]),
         land=frozenset(s for s, v in spaces.items() if not v["sea"]),
@@ -75,8 +70,7 @@ def world(game: Game) -> World:
                      for c in t["canals"].values()),
         alliance=alliance,
         names=FrozenMap({s: str(v.get("name", s)) for s, v in spaces.items()}),
-    ))
-    return _WORLDS[key][1]
+    )
 
 
 class StateMemo:

@@ -160,19 +160,16 @@ def _parse_one(power: str, n: int, item: Any, land: frozenset[str], sea: frozens
                      rule=item["rule"], **kw)
 
 
-_CACHE: dict[int, tuple[Game, FrozenMap[str, tuple[Objective, ...]]]] = {}
-
-
 def all_objectives(game: Game) -> FrozenMap[str, tuple[Objective, ...]]:
     """Every power's objectives, read and validated once per Game (DataError if invalid)."""
-    hit = _CACHE.get(id(game))
-    if hit is None or hit[0] is not game:
-        w = world(game)
-        table = game.definition.tables.get("objectives", FrozenMap())
-        hit = (game, parse_objectives(table, land=w.land - w.neutral, sea=w.sea,
-                                      powers=game.definition.side_ids))
-        _CACHE[id(game)] = hit
-    return hit[1]
+    return game.derived(_build_objectives)
+
+
+def _build_objectives(game: Game) -> FrozenMap[str, tuple[Objective, ...]]:
+    w = world(game)
+    table = game.definition.tables.get("objectives", FrozenMap())
+    return parse_objectives(table, land=w.land - w.neutral, sea=w.sea,
+                            powers=game.definition.side_ids)
 
 
 def objectives_for(game: Game, power: str) -> tuple[Objective, ...]:

@@ -7,7 +7,6 @@ checked on load: the zone must be a sea zone of the map and the option one of th
 
 from __future__ import annotations
 
-import weakref
 from dataclasses import dataclass
 
 from wartable.core.errors import DataError
@@ -28,14 +27,12 @@ class Strait:
     rule: str
 
 
-_STRAITS: dict[int, tuple[weakref.ref[Game], tuple[Strait, ...]]] = {}
-
-
 def straits(game: Game) -> tuple[Strait, ...]:
-    key = id(game)
-    hit = _STRAITS.get(key)
-    if hit is not None and hit[0]() is game:
-        return hit[1]
+    """The game's straits, read and checked once per game (Game.derived)."""
+    return game.derived(_build_straits)
+
+
+def _build_straits(game: Game) -> tuple[Strait, ...]:
     raw = game.definition.tables.get("straits")
     if raw is None:
         raise DataError(SOURCE, "straits", "the game data has no straits table")
@@ -53,7 +50,6 @@ def straits(game: Game) -> tuple[Strait, ...]:
         if s.sea_zone not in sea:
             raise sr.fail("sea_zone", f"{s.sea_zone!r} is not a sea zone of the map")
         out.append(s)
-    _STRAITS[key] = (weakref.ref(game), tuple(out))
     return tuple(out)
 
 

@@ -102,13 +102,10 @@ def read(tables: Mapping[str, Any]) -> CombatTables:
                         g.integer("ploesti_drm"), res, g.opt_flag("provisional"), legend)
 
 
-_CACHE: list[tuple[object, CombatTables]] = []
-
-
 def tables_of(game: Game) -> CombatTables:
-    d = game.definition
-    if _CACHE and _CACHE[0][0] is d:
-        return _CACHE[0][1]
-    t = read(d.tables)
-    _CACHE[:] = [(d, t)]
-    return t
+    """The CRT, GAST and column shifts, read once per game (held with it: Game.derived)."""
+    return game.derived(_read_tables)
+
+
+def _read_tables(game: Game) -> CombatTables:
+    return read(game.definition.tables)

@@ -107,19 +107,18 @@ def _edge_costs(game: Game, board: Board, klass: str) -> Costs:
     return out
 
 
-_TABLES: dict[int, tuple[Game, dict[str, Costs]]] = {}
-
-
 def edge_costs(game: Game, board: Board, klass: str) -> Costs:
-    hit = _TABLES.get(id(game))
-    if hit is None or hit[0] is not game:
-        if len(_TABLES) > 8:
-            _TABLES.clear()
-        hit = (game, {})
-        _TABLES[id(game)] = hit
-    if klass not in hit[1]:
-        hit[1][klass] = _edge_costs(game, board, klass)
-    return hit[1][klass]
+    """The cost of each hexside for a movement class, built once per game and class."""
+    tables = game.derived(_edge_tables)
+    costs = tables.get(klass)
+    if costs is None:
+        costs = tables[klass] = _edge_costs(game, board, klass)
+    return costs
+
+
+def _edge_tables(game: Game) -> dict[str, Costs]:
+    """The game's hexside costs by movement class, filled as edge_costs() asks for each."""
+    return {}
 
 
 # --- where a unit may go ------------------------------------------------------------------

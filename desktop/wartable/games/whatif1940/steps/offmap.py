@@ -27,23 +27,24 @@ from wartable.model.sequence import Position
 from wartable.model.state import Frame, GameState, Piece
 
 CONFIRM = procflow.CONFIRM_FRAME  # the frame kind of the DRM confirmations
-_PROCS: dict[tuple[int, str], tuple[object, Procedure]] = {}
-
-
 def procedure(game: Game, key: str, conditions: tuple[str, ...] | None = None) -> Procedure:
-    """The die-roll table `tables.<key>`, checked against the conditions the rules give
-    (None: already checked, e.g. when a confirmation frame looks it up again)."""
-    d = game.definition
-    hit = _PROCS.get((id(d), key))
-    if hit is None or hit[0] is not d:
+    """The die-roll table `tables.<key>`, parsed once per game (held with it: Game.derived),
+    checked against the conditions the rules give (None: already checked, e.g. when a
+    confirmation frame looks it up again)."""
+    parsed = game.derived(_procedures)
+    proc = parsed.get(key)
+    if proc is None:
+        d = game.definition
         proc = Procedure.from_dict(d.tables[key], f"{d.id}: tables.{key}")
         if conditions is not None:
             check_predicates(proc, conditions)
-        hit = (d, proc)
-        if len(_PROCS) > 64:  # tests load many games; keep the cache small
-            _PROCS.clear()
-        _PROCS[(id(d), key)] = hit
-    return hit[1]
+        parsed[key] = proc
+    return proc
+
+
+def _procedures(game: Game) -> dict[str, Procedure]:
+    """The game's parsed die-roll tables by key, filled as procedure() reads each."""
+    return {}
 
 
 def table(game: Game, key: str) -> FrozenMap[str, Any]:
