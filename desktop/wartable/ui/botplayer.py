@@ -75,33 +75,9 @@ def bot_levels(options: Any) -> dict[str, str]:
 
 
 def describe_action(session: Session, action: Action) -> str:
-    """An action as a player reads it: "Move Infantry (Germany) from X to Y", "Buy Tank",
-    "Attack X with 3 units"; spaces by the game's names for them (`Rules.place_name`)."""
-    game, state = session.game, session.state
-    place = game.rules.place_name
-    a = action.args
-    if action.verb == "move" and str(a.get("piece")) in state.pieces:
-        p = state.pieces[str(a.get("piece"))]
-        return (f"Move {game.rules.piece_name(game, p)} from {place(game, p.location)} "
-                f"to {place(game, str(a.get('to')))}")
-    if action.verb == "buy" and a.get("unit"):
-        ut = game.definition.unit_types.get(str(a.get("unit")))
-        return f"Buy {ut.name if ut else a.get('unit')}"
-    if action.verb == "fight" and a.get("space"):
-        return f"Fight the battle in {place(game, str(a.get('space')))}"
-    if action.verb == "attack" and a.get("target"):
-        n = len(tuple(a.get("attackers") or ()))
-        return (f"Attack {place(game, str(a.get('target')))} with {n} "
-                f"unit{'s' if n != 1 else ''}")
-    return _button_label(session, action)
-
-
-def _button_label(session: Session, action: Action) -> str:
-    prompt = session.prompt(action.side)
-    for b in prompt.buttons:
-        if b.id == action.verb and b.args == action.args:
-            return b.label
-    return action.verb.replace("_", " ").capitalize()
+    """An action as a player reads it ("Move Infantry (Germany) from X to Y", "Buy Tank"),
+    worded by the game (Rules.describe_action): the bot player knows no game's verbs."""
+    return session.game.rules.describe_action(session.game, session.state, action)
 
 
 def hint_target(action: Action) -> str:
