@@ -69,6 +69,7 @@ from wartable.ui.widgets import scrolled
 from wartable.worker.commands import Failure, Load, NewGame, Redo, Save, Snapshot, Submit, Undo
 from wartable.worker.engine_thread import EngineClient
 
+TRAY_WIDTH = 190  # the placement tray's column, px
 SAVE_FILTER = "Wartable saves (*.wartable.json *.wartable.json.gz *.json *.json.gz)"
 ATTRIBUTION = (
     "Map geography: Natural Earth (public domain); GSHHG/WDBII rivers (LGPL-3).<br>"
@@ -806,7 +807,10 @@ class MainWindow(QMainWindow):
         g = snap.session.game
         names = {f"box:{b.id}": b.name for m in g.maps.values() for b in m.boxes}
         self.tray.set_units(waiting, placeable, g.definition, names)
-        self.tray_dock.setVisible(bool(waiting))
+        if bool(waiting) != self.tray_dock.isVisible():
+            self.tray_dock.setVisible(bool(waiting))
+            if waiting:  # a narrow column: the map keeps the room
+                self.resizeDocks([self.tray_dock], [TRAY_WIDTH], Qt.Orientation.Horizontal)
 
     def _tray_chosen(self, piece_id: str) -> None:
         """A unit chosen in the tray: its legal spaces light up; show a map that has one."""

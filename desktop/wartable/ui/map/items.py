@@ -269,7 +269,7 @@ class CounterBlits:
 
 
 class BattleMarkerItem(QGraphicsItem):
-    """A battle is due in this space: a red disc with crossed swords at its upper left."""
+    """A battle is due in this space: a red disc with crossed swords over its stacks."""
 
     def __init__(self, scene: MapScene, loc: str) -> None:
         super().__init__()
@@ -281,8 +281,8 @@ class BattleMarkerItem(QGraphicsItem):
         assert board is not None
         x, y = board.center(loc)
         s = scene.counter
-        self.setPos(x - 0.95 * s, y - 0.75 * s)
-        self._r = 0.34 * s
+        self.setPos(x, y - 0.78 * s)  # over the space's stacks, clear of its neighbours'
+        self._r = 0.26 * s
 
     def boundingRect(self) -> QRectF:
         r = self._r * 1.2

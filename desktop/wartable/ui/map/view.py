@@ -588,6 +588,8 @@ class MapView(QGraphicsView):
                 self._end_drag_visuals(drag)
                 loc = self._location_at_view(event.position())
                 if loc is not None and loc != drag.origin:
+                    if self.map_scene.expanded == drag.origin:
+                        self.expand_stack(None)  # the fan has done its work
                     if drag.whole_stack:
                         self.stackDropped.emit(drag.origin, loc)
                     else:
