@@ -158,6 +158,9 @@ def test_aa_1941_germany_turn_by_mouse(qtbot: QtBot) -> None:
     _look_at(v, "sz05")
     assert v.piece_item("germany.infantry.5").cargo_of == "germany.transport.1"  # type: ignore[union-attr]
     _shot(v, "aa_loaded_transport.png")
+    v.set_zoom(300)
+    v.center_on_location("sz05")
+    _shot(v, "aa_loaded_transport_close.png")
     # The two land units dragged off the transport onto the Baltic States' coast.
     _select_and_drag(qtbot, w, "sz05", ["germany.infantry.5", "germany.artillery.1"],
                      "baltic_states")

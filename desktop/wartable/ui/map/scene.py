@@ -231,7 +231,8 @@ class MapScene(QGraphicsScene):
             self._layout_diagonal(gx, cy, group)
 
     def grouped(self, ids: list[str]) -> list[str]:
-        """The stack's ids, bottom first, each transport followed by its cargo."""
+        """The stack's ids, bottom first; transports with cargo last (on top), each
+        followed by its cargo."""
         attr = self.cargo_attr
         if not attr:
             return list(ids)
@@ -242,13 +243,16 @@ class MapScene(QGraphicsScene):
             if isinstance(on, str) and on in here and on != pid:
                 carried.setdefault(on, []).append(pid)
         out: list[str] = []
+        loaded: list[str] = []  # loaded transports go on top, their cargo over them
         for pid in ids:
             on = self.piece_items[pid].piece.attrs.get(attr)
             if isinstance(on, str) and on in here and on != pid:
                 continue  # listed after its transport
-            out.append(pid)
-            out += carried.get(pid, [])
-        return out
+            if pid in carried:
+                loaded += [pid, *carried[pid]]
+            else:
+                out.append(pid)
+        return out + loaded
 
     def side_groups(self, ids: list[str]) -> list[list[str]]:
         """The stack split by side (in order of first appearance), cargo with transport."""
@@ -298,7 +302,7 @@ class MapScene(QGraphicsScene):
             item.setScale(CARGO_SCALE)
             s = self.counter
             item.setPos(t.pos().x() - 0.25 * s + j * 0.5 * s, t.pos().y() + 0.42 * s)
-            item.setZValue(t.zValue() + 0.005 + j * 0.0001)
+            item.setZValue(Z_COUNTERS + len(ids) * 0.01 + j * 0.0001)  # over the stack
             item.stack_count = 1
             item.is_top = False
             item.update()
