@@ -16,8 +16,8 @@ from PySide6.QtGui import QContextMenuEvent, QDragEnterEvent, QDropEvent
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
-
 from test_mapview import DEFN, piece
+
 from wartable.maps.model import HexMap
 from wartable.maps.synthetic import rectangular_hex_map
 from wartable.ui.map.inspector import StackInspector

@@ -180,6 +180,12 @@ class Rules:
         a tray beside the map instead of on it."""
         return ()
 
+    def stack_move(self, game: Game, state: GameState, side: str, piece_ids: tuple[str, ...],
+                   to: str) -> Action | None:
+        """The one action moving these pieces together to `to`, where moving together is
+        not the same as one move each (a stack's reach); None: one `move` per piece."""
+        return None
+
     def would_lose(self, game: Game, state: GameState, action: Action) -> tuple[Piece, ...]:
         """The acting side's own pieces `action` would destroy by itself, without a roll
         (aircraft with nowhere to land when a step ends); the table asks before it sends."""

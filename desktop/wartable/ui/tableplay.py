@@ -51,7 +51,16 @@ class TablePlay:
 
     # --- moves ----------------------------------------------------------------------------
     def drop_pieces(self, ids: list[str], location: str) -> None:
-        """One move per piece, in the order selected."""
+        """The game's move of the pieces together where it has one (Rules.stack_move),
+        else one move per piece, in the order selected."""
+        snap = self.win.snapshot
+        if snap is not None and len(ids) > 1 and not self.win.free_play:
+            game, state = snap.session.game, snap.session.state
+            together = game.rules.stack_move(game, state, deciding_side(state), tuple(ids),
+                                             location)
+            if together is not None:
+                self.win.submit(together)
+                return
         for pid in ids:
             self.win.on_drop(pid, location)
 

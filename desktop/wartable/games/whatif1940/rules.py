@@ -329,6 +329,13 @@ class WhatIf1940Rules(Rules):
     def stack_tops_open(self, game: Game, state: GameState) -> bool:
         return fog.enabled(state)  # the owner chooses the unit on top [7.3]
 
+    def stack_move(self, game: Game, state: GameState, side: str, piece_ids: tuple[str, ...],
+                   to: str) -> Action | None:
+        # A stack moves as one force, at the pace of its slowest unit [10.4].
+        if state.frames or game.position(state).step.id not in movement.STEP_MOVERS:
+            return None
+        return Action.make("move", side, pieces=tuple(piece_ids), to=to)
+
     def placement_boxes(self, game: Game) -> tuple[str, ...]:
         # The set-up pools [3.1]: shown in the table's placement tray (issue 16).
         return (GERMAN_POOL, ALLIED_POOL, SOVIET_POOL, NEUTRAL_POOL)
