@@ -281,8 +281,8 @@ class BattleMarkerItem(QGraphicsItem):
         assert board is not None
         x, y = board.center(loc)
         s = scene.counter
-        self.setPos(x, y - 0.78 * s)  # over the space's stacks, clear of its neighbours'
-        self._r = 0.26 * s
+        self.setPos(x, y - 0.95 * s)  # above the space's stacks and their count badges
+        self._r = 0.24 * s
 
     def boundingRect(self) -> QRectF:
         r = self._r * 1.2

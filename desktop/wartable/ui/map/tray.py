@@ -37,6 +37,8 @@ class PlacementTray(QWidget):
         self.list.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.list.setIconSize(QSize(self.ICON_PX, self.ICON_PX))
         self.list.setSpacing(1)
+        self.list.setWordWrap(True)
+        self.list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.list.itemSelectionChanged.connect(self._on_selection)
         self.hint = QLabel("Choose a unit, then click a green space on the map (or drag it "
                            "there).")
@@ -74,12 +76,13 @@ class PlacementTray(QWidget):
                                     self.palette_name)
             name = str(p.attrs.get("name") or ut.name)
             where = box_names.get(p.location, "")
-            it = QListWidgetItem(QIcon(pm), f"{name}\n{side.name}" + (
-                f" · {where}" if where and len(set(box_names.values())) > 1 else ""))
+            it = QListWidgetItem(QIcon(pm), f"{name}\n{side.name}")
             it.setData(Qt.ItemDataRole.UserRole, p.id)
+            it.setToolTip(where)
             if p.id not in placeable:
                 it.setFlags(Qt.ItemFlag.NoItemFlags)
-                it.setToolTip("Not to be placed now")
+                it.setToolTip(f"{where}: not to be placed now" if where
+                              else "Not to be placed now")
             self.list.addItem(it)
         n = len(placeable & set(self._ids))
         self.title.setText(f"{n} unit{'s' if n != 1 else ''} to place" if n
