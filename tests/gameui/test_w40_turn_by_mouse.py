@@ -5,34 +5,21 @@ viewport; the engine's state is checked after each."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QPoint, QPointF, Qt
+from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 from pytestqt.qtbot import QtBot
-from test_aa_turn_by_mouse import _press, _shot
+from test_aa_turn_by_mouse import _at_loc, _at_piece, _press, _shot
 
 from uihelpers import open_window
 from wartable.core.frozen import FrozenMap
 from wartable.engine.actions import END_STEP
 from wartable.ui.mainwindow import MainWindow
-from wartable.ui.map.view import MapView
 from wartable.worker.commands import NewGame
 
 LEFT = Qt.MouseButton.LeftButton
 NONE = Qt.KeyboardModifier.NoModifier
 CTRL = Qt.KeyboardModifier.ControlModifier
 SOVIET_POOL = "box:soviet_pool"
-
-
-def _at(v: MapView, loc: str) -> QPoint:
-    assert v.board is not None
-    x, y = v.board.center(loc)
-    return v.mapFromScene(QPointF(x, y))
-
-
-def _at_piece(v: MapView, pid: str) -> QPoint:
-    item = v.piece_item(pid)
-    assert item is not None
-    return v.mapFromScene(item.pos())
 
 
 def _step(w: MainWindow) -> str:
@@ -62,7 +49,7 @@ def test_w40_setup_from_the_tray_then_a_stack_move_and_a_prepared_assault(
     v.set_zoom(150)
     v.center_on_location("4202")
     with qtbot.waitSignal(w.client.snapshotReady, timeout=20000):
-        QTest.mouseClick(v.viewport(), LEFT, NONE, _at(v, "4202"))
+        QTest.mouseClick(v.viewport(), LEFT, NONE, _at_loc(v, "4202"))
     assert w.snapshot.session.state.pieces[pool[0]].location == "4202"  # type: ignore[union-attr]
     # The next Juggernaut is chosen already: one more click places it.
     assert w.tray.chosen() in pool[1:]
@@ -86,12 +73,12 @@ def test_w40_setup_from_the_tray_then_a_stack_move_and_a_prepared_assault(
     v.set_zoom(200)
     v.center_on_location("4300")
     moving = ("german.ger_infantry.28", "german.ger_infantry.29")
-    QTest.mouseClick(v.viewport(), LEFT, NONE, _at(v, "4300"))
+    QTest.mouseClick(v.viewport(), LEFT, NONE, _at_loc(v, "4300"))
     assert v.expanded_stack() == "4300"
     QTest.mouseClick(v.viewport(), LEFT, NONE, _at_piece(v, moving[0]))
     QTest.mouseClick(v.viewport(), LEFT, CTRL, _at_piece(v, moving[1]))
     vp = v.viewport()
-    start, end = _at_piece(v, moving[1]), _at(v, "4401")
+    start, end = _at_piece(v, moving[1]), _at_loc(v, "4401")
     with qtbot.waitSignal(w.client.snapshotReady, timeout=20000):
         QTest.mousePress(vp, LEFT, NONE, start)
         for k in range(1, 7):
@@ -110,7 +97,7 @@ def test_w40_setup_from_the_tray_then_a_stack_move_and_a_prepared_assault(
     target = targets[-1]  # not the panel's first choice: the click must choose it
     assert len(targets) > 1 and panel.target.currentText() != target
     v.center_on_location(target)
-    QTest.mouseClick(v.viewport(), LEFT, NONE, _at(v, target))
+    QTest.mouseClick(v.viewport(), LEFT, NONE, _at_loc(v, target))
     assert panel.target.currentText() == target
     assert panel.chosen()
     before = len(w.snapshot.session.events)  # type: ignore[union-attr]
