@@ -251,3 +251,43 @@ def test_aa_1941_germany_turn_by_mouse(qtbot: QtBot) -> None:
     _press(qtbot, w, END_STEP)
     assert w.snapshot.prompt.step != "Mobilize New Units"
     w.close()
+
+
+def test_aa_stack_moves_menus_and_the_stack_dock(qtbot: QtBot) -> None:
+    """Shift+drag moves a whole two-unit stack (one move each); the right-click menu's
+    "Move to" moves the selection; a unit chosen in the Stack dock is selected on the map."""
+    w = _open(qtbot)
+    v = w.map
+    _press(qtbot, w, END_STEP)  # to Combat Move
+    _look_at(v, "finland")
+    start, end = _at_loc(v, "finland"), _at_loc(v, "karelia_ssr")
+    shift = Qt.KeyboardModifier.ShiftModifier
+    vp = v.viewport()
+    QTest.mousePress(vp, LEFT, shift, start)
+    for k in range(1, 7):
+        QTest.mouseMove(vp, start + (end - start) * (k / 6))
+    QTest.mouseRelease(vp, LEFT, shift, end)
+    finns = ("germany.infantry.3", "germany.infantry.4")
+    qtbot.waitUntil(lambda: all(_state(w).pieces[p].location == "karelia_ssr" for p in finns),
+                    timeout=20000)
+    # The Stack dock: choosing France's tank selects it on the map, fanned out.
+    _look_at(v, "france")
+    _click(v, _at_loc(v, "france"))
+    assert w.inspector.location == "france"
+    row = w.inspector.piece_ids().index("germany.armour.3")
+    lst = w.inspector.list
+    QTest.mouseClick(lst.viewport(), LEFT, NONE, lst.visualItemRect(lst.item(row)).center())
+    assert v.selected_pieces() == ["germany.armour.3"] and v.expanded_stack() == "france"
+    # Right-click on it: its menu lists where it may go; "Move to" moves it.
+    p = _at_piece(v, "germany.armour.3")
+    QApplication.sendEvent(v.viewport(), QContextMenuEvent(
+        QContextMenuEvent.Reason.Mouse, p, v.viewport().mapToGlobal(p), NONE))
+    menu = w.table.last_menu
+    assert menu is not None
+    sub = next(a.menu() for a in menu.actions() if a.text() == "Move to")
+    assert [a.text() for a in sub.actions()] == ["Sea Zone 13  (2)"]  # aboard the transport there
+    with qtbot.waitSignal(w.client.snapshotReady, timeout=20000):
+        sub.actions()[0].trigger()
+    menu.close()
+    assert _state(w).pieces["germany.armour.3"].location == "sz13"
+    w.close()

@@ -309,6 +309,7 @@ class MainWindow(QMainWindow):
         self.start.startRequested.connect(self.new_game)
         self.curtain.ready.connect(self.take_seat)
         self.inspector.topRequested.connect(self.put_on_top)
+        self.inspector.pieceSelected.connect(self.table.from_dock)
         self.start.openRequested.connect(self.open_dialog)
         self.side.buttonClicked.connect(self.on_button)
         self.side.diceEntered.connect(self.on_dice)

@@ -80,6 +80,16 @@ class TablePlay:
             ids = ids or mine[-1:]  # none may go: the engine says why for the top one
         self.drop_pieces(ids, location)
 
+    def from_dock(self, piece_id: str) -> None:
+        """Units chosen in the Stack dock are selected on the map (fanned out), ready to
+        drag, to Tab through or for Enter's menu."""
+        ids = self.win.inspector.selected_ids() or [piece_id]
+        for v in self.win.views:
+            item = v.piece_item(piece_id)
+            if item is not None:
+                v.expand_stack(item.piece.location)
+                v.select_pieces(ids)
+
     def _selection_changed(self, ids: list[str]) -> None:
         if ids and self.win.inspector.location:
             self.win.inspector.select(ids[-1])

@@ -145,6 +145,10 @@ class StackInspector(QWidget):
         self.top_sides = sides
         self._update_top()
 
+    def selected_ids(self) -> list[str]:
+        """The rows selected (several with Ctrl/Shift), top of the stack first."""
+        return [str(i.data(Qt.ItemDataRole.UserRole)) for i in self.list.selectedItems()]
+
     def _selected(self) -> str | None:
         items = self.list.selectedItems()
         return str(items[0].data(Qt.ItemDataRole.UserRole)) if items else None
