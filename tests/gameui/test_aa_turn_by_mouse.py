@@ -237,6 +237,7 @@ def test_aa_1941_germany_turn_by_mouse(qtbot: QtBot) -> None:
 
     # Mobilization from the tray: choose the infantry, click Germany on the map.
     new = next(p.id for p in _state(w).pieces.values() if p.location == MOBILIZATION)
+    assert w.tray.chosen() == new and v.placing() == new  # the first to place, chosen
     lst = w.tray.list
     row = lst.visualItemRect(lst.item(w.tray.piece_ids().index(new)))
     QTest.mouseClick(lst.viewport(), LEFT, NONE, row.center())

@@ -808,9 +808,12 @@ class MainWindow(QMainWindow):
         g = snap.session.game
         names = {f"box:{b.id}": b.name for m in g.maps.values() for b in m.boxes}
         self.tray.set_units(waiting, placeable, g.definition, names)
-        if bool(waiting) != self.tray_dock.isVisible():
-            self.tray_dock.setVisible(bool(waiting))
-            if waiting:  # a narrow column: the map keeps the room
+        # Shown while there is something to place; units only waiting (A&A's purchases
+        # before Mobilize) are shown too where the window has the room.
+        show = bool(placeable) or (bool(waiting) and self.width() >= self.COMPACT_WIDTH)
+        if show != self.tray_dock.isVisible():
+            self.tray_dock.setVisible(show)
+            if show:  # a narrow column: the map keeps the room
                 self.resizeDocks([self.tray_dock], [TRAY_WIDTH], Qt.Orientation.Horizontal)
 
     def _tray_chosen(self, piece_id: str) -> None:

@@ -93,6 +93,7 @@ class BoxItem(QGraphicsItem):
 
 FALLBACK_TYPE = UnitType("?", "Unknown unit type", "none", (), 0, "")
 BADGE_FROM = 2  # a stack of two or more shows its count (issue 16)
+BADGE_MIN_PX = 18  # ...where its counters are this wide on screen: no badges over a dot map
 CARGO_SCALE = 0.5  # cargo drawn on its transport, at half size
 
 
@@ -209,7 +210,7 @@ class PieceItem(QGraphicsItem):
             painter.drawRect(rect.adjusted(-2 / lod, -2 / lod, 2 / lod, 2 / lod))
             painter.setPen(QPen(QColor("#ffd400"), 2.5 / lod))
             painter.drawRect(rect.adjusted(-2 / lod, -2 / lod, 2 / lod, 2 / lod))
-        if self.is_top and self.stack_count >= BADGE_FROM:
+        if self.is_top and self.stack_count >= BADGE_FROM and s * lod >= BADGE_MIN_PX:
             self._badge(painter, lod)
 
     def _badge(self, painter: QPainter, lod: float) -> None:

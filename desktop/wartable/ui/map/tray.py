@@ -56,7 +56,7 @@ class PlacementTray(QWidget):
                   definition: CounterDefinition, box_names: Mapping[str, str]) -> None:
         """Show `pieces` (in placement boxes named by `box_names`); the `placeable` ones
         enabled. The chosen unit stays chosen while it is still listed and placeable, else
-        the next placeable one of its type is chosen."""
+        the next placeable one of its type, else the first placeable one."""
         chosen = self.chosen()
         chosen_type = next((p.type for p in pieces if p.id == chosen), None)
         if chosen_type is None and chosen in self._ids:  # just placed: the next of its type
@@ -89,6 +89,8 @@ class PlacementTray(QWidget):
                            else (f"{len(order)} waiting" if order else "No units to place"))
         keep = chosen if chosen in placeable and chosen in self._ids else next(
             (p.id for p in order if p.id in placeable and p.type == chosen_type), None)
+        if keep is None:  # the first to place is chosen: its spaces light up at once
+            keep = next((p.id for p in order if p.id in placeable), None)
         if keep is not None:
             self.list.setCurrentRow(self._ids.index(keep))
         self.list.blockSignals(False)
