@@ -6,7 +6,9 @@ viewport; the engine's state is checked after each."""
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QContextMenuEvent
 from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 from test_aa_turn_by_mouse import _at_loc, _at_piece, _press, _shot
 
@@ -96,6 +98,21 @@ def test_w40_setup_from_the_tray_then_a_stack_move_and_a_prepared_assault(
     targets = w.snapshot.prompt.targets["attack"]  # type: ignore[union-attr]
     target = targets[-1]  # not the panel's first choice: the click must choose it
     assert len(targets) > 1 and panel.target.currentText() != target
+    v.center_on_location(target)
+    QTest.mouseClick(v.viewport(), LEFT, NONE, _at_loc(v, target))
+    assert panel.target.currentText() == target
+    # The right-click menu on another target offers it too, and hands it to the panel.
+    other = targets[0]
+    v.center_on_location(other)
+    p = _at_loc(v, other)
+    QApplication.sendEvent(v.viewport(), QContextMenuEvent(
+        QContextMenuEvent.Reason.Mouse, p, v.viewport().mapToGlobal(p), NONE))
+    menu = w.table.last_menu
+    assert menu is not None
+    pick = next(a for a in menu.actions() if a.text().startswith("Attack:"))
+    pick.trigger()
+    menu.close()
+    assert panel.target.currentText() == other
     v.center_on_location(target)
     QTest.mouseClick(v.viewport(), LEFT, NONE, _at_loc(v, target))
     assert panel.target.currentText() == target

@@ -156,6 +156,13 @@ class TablePlay:
             if b.reason:
                 act.setToolTip(b.reason)
             act.triggered.connect(lambda _=False, b=b: self._press(b))
+        # A space the step targets without a button of its own (1940's prepared assault):
+        # choosing it hands the space to the game's panel, as a click on the map does.
+        verbs = [v for v, ts in prompt.targets.items() if location in ts and not any(
+            b.id == v for b in buttons)] if not prompt.waiting else []
+        for verb in verbs:
+            act = menu.addAction(f"{verb.replace('_', ' ').capitalize()}: {place}…")
+            act.triggered.connect(lambda _=False: win._location_clicked(location))
         menu.addSeparator()
         if len(view.map_scene.stack_at(location)) > 1:
             act = menu.addAction("Fold the stack" if view.expanded_stack() == location
