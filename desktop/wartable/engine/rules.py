@@ -240,6 +240,37 @@ class Rules:
         Only games whose stacks hide what lies beneath (fog of war) say yes."""
         return False
 
+    # --- what the table draws and asks (issue 16); safe defaults for every game ----------
+
+    def cargo_attribute(self, game: Game) -> str | None:
+        """The piece attribute whose value is the id of the transport carrying it, so the
+        map draws cargo with its transport; None: the game has no cargo."""
+        return None
+
+    def pending_battles(self, game: Game, state: GameState) -> tuple[str, ...]:
+        """Spaces where a battle is due now (the map marks them)."""
+        return ()
+
+    def moved_pieces(self, game: Game, state: GameState) -> frozenset[str]:
+        """Pieces that moved this phase (the map marks them): those marked "moved"."""
+        return frozenset(p.id for p in state.pieces.values() if p.attrs.get("moved"))
+
+    def placement_boxes(self, game: Game) -> tuple[str, ...]:
+        """Off-map boxes (locations) of units waiting to be placed; the table shows them in
+        a tray beside the map instead of on it."""
+        return ()
+
+    def stack_move(self, game: Game, state: GameState, side: str, piece_ids: tuple[str, ...],
+                   to: str) -> Action | None:
+        """The one action moving these pieces together to `to`, where moving together is
+        not the same as one move each (a stack's reach); None: one `move` per piece."""
+        return None
+
+    def would_lose(self, game: Game, state: GameState, action: Action) -> tuple[Piece, ...]:
+        """The acting side's own pieces `action` would destroy by itself, without a roll
+        (aircraft with nowhere to land when a step ends); the table asks before it sends."""
+        return ()
+
 
 _FREE_STEP = StepHandler()
 

@@ -54,6 +54,7 @@ from wartable.ui.logpanel import LogPanel
 from wartable.ui.map.inspector import StackInspector
 from wartable.ui.map.overview import OverviewMap
 from wartable.ui.map.scale import ZOOM_PRESETS
+from wartable.ui.map.tray import PlacementTray
 from wartable.ui.map.view import MapView
 from wartable.ui.mapeditor import MapEditor
 from wartable.ui.overlays import OverlayLayer
@@ -62,11 +63,13 @@ from wartable.ui.plugin import GameUi, UiContext, ui_for
 from wartable.ui.printdialog import PrintDialog
 from wartable.ui.sidepanel import SidePanel
 from wartable.ui.startscreen import StartScreen
+from wartable.ui.tableplay import TablePlay
 from wartable.ui.underlay import UnderlayController
 from wartable.ui.widgets import scrolled
 from wartable.worker.commands import Failure, Load, NewGame, Redo, Save, Snapshot, Submit, Undo
 from wartable.worker.engine_thread import EngineClient
 
+TRAY_WIDTH = 190  # the placement tray's column, px
 SAVE_FILTER = "Wartable saves (*.wartable.json *.wartable.json.gz *.json *.json.gz)"
 ATTRIBUTION = (
     "Map geography: Natural Earth (public domain); GSHHG/WDBII rivers (LGPL-3).<br>"
@@ -101,6 +104,7 @@ class MainWindow(QMainWindow):
         self.view_locations: list[frozenset[str]] = []
         self.overviews = QStackedWidget()
         self.underlays = UnderlayController(self)
+        self.table = TablePlay(self)  # stacks, menus, the tray, loss warnings (issue 16)
         self._add_view()
         self.map_tabs.currentChanged.connect(self._tab_changed)
         self.dice_display = DiceDisplay(self.map_tabs)
@@ -134,6 +138,12 @@ class MainWindow(QMainWindow):
             "Map editor", editor_scroll, Qt.DockWidgetArea.RightDockWidgetArea
         )
         self.tabifyDockWidget(self.overview_dock, self.inspector_dock)
+        # Units waiting to be placed (a game's placement boxes), beside the map (issue 16).
+        self.tray = PlacementTray()
+        self.tray_dock = self._dock("Units to place", self.tray,
+                                    Qt.DockWidgetArea.LeftDockWidgetArea)
+        self.tray_dock.hide()
+        self.tray.pieceChosen.connect(self._tray_chosen)
         # The open game's own widgets (ui/plugin.py) and map overlays, made when it opens.
         self.game_ui: GameUi | None = None
         self._ui_game: object = None
@@ -299,6 +309,7 @@ class MainWindow(QMainWindow):
         self.start.startRequested.connect(self.new_game)
         self.curtain.ready.connect(self.take_seat)
         self.inspector.topRequested.connect(self.put_on_top)
+        self.inspector.pieceSelected.connect(self.table.from_dock)
         self.start.openRequested.connect(self.open_dialog)
         self.side.buttonClicked.connect(self.on_button)
         self.side.diceEntered.connect(self.on_dice)
@@ -349,6 +360,8 @@ class MainWindow(QMainWindow):
         self.client.send(Save(Path(path)))
 
     def submit(self, action: Action) -> None:
+        if not self.table.confirm(action):  # it would destroy the player's own units
+            return
         self.side.clear_error()
         self.client.send(Submit(action))
 
@@ -568,6 +581,7 @@ class MainWindow(QMainWindow):
     def _add_view(self) -> MapView:
         v = MapView()
         v.pieceDropped.connect(self.on_drop)
+        self.table.wire(v)
         v.stackClicked.connect(self.on_stack)
         v.locationClicked.connect(self._location_clicked)
         v.hoverChanged.connect(lambda text: self.hover.setText(text))
@@ -763,12 +777,24 @@ class MainWindow(QMainWindow):
         prompt = self._shown_prompt(snap)
         moves = {} if self.free_play else prompt.moves
         self._focus_tab(snap)
+        g, state = snap.session.game, snap.session.state
+        boxes = frozenset(g.rules.placement_boxes(g))
+        waiting = [p for p in pieces if p.location in boxes]  # in the tray, not on the map
+        moved = g.rules.moved_pieces(g, state)
+        battles = g.rules.pending_battles(g, state)
         for v, locs in zip(self.views, self.view_locations, strict=True):
-            v.set_pieces([p for p in pieces if p.location in locs])
-            v.set_legal_moves({pid: d for pid, d in moves.items()
-                               if pid in snap.session.state.pieces
-                               and snap.session.state.pieces[pid].location in locs},
-                              prompt.costs)
+            v.set_cargo_attribute(g.rules.cargo_attribute(g))
+            v.set_hidden_boxes(boxes)
+            v.set_pieces([p for p in pieces if p.location in locs and p.location not in boxes])
+            legal = {pid: d for pid, d in moves.items()
+                     if pid in state.pieces and state.pieces[pid].location in locs}
+            for p in waiting:  # a unit in the tray may be placed on any map
+                legal[p.id] = tuple(d for d in moves.get(p.id, ()) if d in locs)
+            v.set_legal_moves(legal, prompt.costs)
+            v.set_moved(moved)
+            v.set_battles([b for b in battles if b in locs])
+        self._show_tray(snap, waiting, frozenset(
+            p.id for p in waiting if self.free_play or moves.get(p.id)))
         self.side.show_session(snap.session, prompt)
         if self.inspector.location:  # the Stack dock follows every change (issue 16)
             self._show_stack(self.inspector.location)
@@ -776,6 +802,33 @@ class MainWindow(QMainWindow):
             self.side.set_seat(self._player(snap), self._table(snap).colour(self._player(snap)))
         for layer in self.overlay_layers:
             layer.refresh(snap, self.views)
+
+    def _show_tray(self, snap: Snapshot, waiting: list[Piece],
+                   placeable: frozenset[str]) -> None:
+        g = snap.session.game
+        names = {f"box:{b.id}": b.name for m in g.maps.values() for b in m.boxes}
+        self.tray.set_units(waiting, placeable, g.definition, names)
+        # Shown while there is something to place; units only waiting (A&A's purchases
+        # before Mobilize) are shown too where the window has the room.
+        show = bool(placeable) or (bool(waiting) and self.width() >= self.COMPACT_WIDTH)
+        if show != self.tray_dock.isVisible():
+            self.tray_dock.setVisible(show)
+            if show:  # a narrow column: the map keeps the room
+                self.resizeDocks([self.tray_dock], [TRAY_WIDTH], Qt.Orientation.Horizontal)
+
+    def _tray_chosen(self, piece_id: str) -> None:
+        """A unit chosen in the tray: its legal spaces light up; show a map that has one."""
+        for v in self.views:
+            v.set_placing(piece_id or None)
+        if not piece_id or self.snapshot is None:
+            return
+        dests = self.snapshot.prompt.moves.get(piece_id, ())
+        if dests and not any(d in self.view_locations[self.map_tabs.currentIndex()]
+                             for d in dests):
+            for i, locs in enumerate(self.view_locations):
+                if any(d in locs for d in dests):
+                    self.map_tabs.setCurrentIndex(i)
+                    break
 
     def on_failure(self, f: Failure) -> None:
         first = f.message.splitlines()[0]

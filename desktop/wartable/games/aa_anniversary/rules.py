@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from wartable.core.frozen import FrozenMap
-from wartable.engine.actions import Action, Event, Outcome, Prompt
+from wartable.engine.actions import END_STEP, Action, Event, Outcome, Prompt
 from wartable.engine.rollodds import RollNotes
 from wartable.engine.rules import Game, Rules
 from wartable.games.aa_anniversary import rollhint
@@ -29,7 +29,7 @@ from wartable.games.aa_anniversary.steps.common import (
     world,
 )
 from wartable.model.sequence import Position
-from wartable.model.state import Frame, GameState
+from wartable.model.state import Frame, GameState, Piece
 
 R_CAPITAL = "Capturing and Liberating Capitals (pg. 20)"
 
@@ -110,6 +110,42 @@ class AARules(Rules):
 
     def end_of_game(self, game: Game, state: GameState) -> str:
         return "The last round is over without a winner (How to Win)."
+
+    # --- what the table draws and asks (issue 16) ------------------------------------------
+    def cargo_attribute(self, game: Game) -> str | None:
+        return "on"  # Transports (pg. 15): cargo names the transport it is aboard
+
+    def pending_battles(self, game: Game, state: GameState) -> tuple[str, ...]:
+        if not game.positions or game.position(state).step.kind not in (
+                "combat_move", "conduct_combat"):
+            return ()
+        return forces.battles(game, state, state.active_side)
+
+    def moved_pieces(self, game: Game, state: GameState) -> frozenset[str]:
+        # "origin" is set by a unit's first move of the turn and cleared at the next turn.
+        return frozenset(p.id for p in state.pieces.values()
+                         if "origin" in p.attrs and p.location != MOBILIZATION)
+
+    def placement_boxes(self, game: Game) -> tuple[str, ...]:
+        return (MOBILIZATION,)  # Mobilize New Units (pg. 23)
+
+    def would_lose(self, game: Game, state: GameState, action: Action) -> tuple[Piece, ...]:
+        """Ending Noncombat Move loses the aircraft that cannot land (pg. 26); ending
+        Mobilize the fighters still without a new carrier's deck."""
+        if action.verb != END_STEP or state.frames or not game.positions:
+            return ()
+        pos = game.position(state)
+        if self.can_end_step(game, state, pos) is not None:
+            return ()
+        power = state.active_side
+        if pos.step.kind == "noncombat_move":
+            after = movement.land_aircraft(game, state, power).state
+        elif pos.step.kind == "mobilize":
+            after = landing.after_mobilize(game, state, power).state
+        else:
+            return ()
+        return tuple(p for p in sorted(state.pieces.values(), key=lambda x: x.id)
+                     if p.side == power and p.id not in after.pieces)
 
     # --- random play and checks ---------------------------------------------------------
     def candidate_actions(self, game: Game, state: GameState, prompt: Prompt) -> tuple[Action, ...]:

@@ -26,8 +26,12 @@ from wartable.games.whatif1940 import air, fog, hidden, invariants, victory
 from wartable.games.whatif1940.board import Board, board_of
 from wartable.games.whatif1940.handlers import FrameHandler, Resume, StepHandler, on_board
 from wartable.games.whatif1940.ids import (
+    ALLIED_POOL,
     GERMAN,
+    GERMAN_POOL,
     MOVE_FIGHT,
+    NEUTRAL_POOL,
+    SOVIET_POOL,
     V_ARDENNES_OPEN,
     V_BELGIUM,
     V_CONTROL,
@@ -346,6 +350,17 @@ class WhatIf1940Rules(Rules):
 
     def stack_tops_open(self, game: Game, state: GameState) -> bool:
         return fog.enabled(state)  # the owner chooses the unit on top [7.3]
+
+    def stack_move(self, game: Game, state: GameState, side: str, piece_ids: tuple[str, ...],
+                   to: str) -> Action | None:
+        # A stack moves as one force, at the pace of its slowest unit [10.4].
+        if state.frames or game.position(state).step.id not in movement.STEP_MOVERS:
+            return None
+        return Action.make("move", side, pieces=tuple(piece_ids), to=to)
+
+    def placement_boxes(self, game: Game) -> tuple[str, ...]:
+        # The set-up pools [3.1]: shown in the table's placement tray (issue 16).
+        return (GERMAN_POOL, ALLIED_POOL, SOVIET_POOL, NEUTRAL_POOL)
 
     def piece_name(self, game: Game, piece: Piece) -> str:
         ut = game.definition.unit_types.get(piece.type)

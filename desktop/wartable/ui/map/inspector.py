@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from PySide6.QtCore import QSize, Qt, Signal
+from PySide6.QtCore import QMimeData, QSize, Qt, Signal
 from PySide6.QtGui import (
     QAction,
     QIcon,
 )
 from PySide6.QtWidgets import (
+    QAbstractItemView,
     QLabel,
     QListWidget,
     QListWidgetItem,
@@ -23,6 +24,28 @@ from wartable.model.state import Piece
 from wartable.printing.counterart import Palette, factor_text
 from wartable.ui.counters import CounterPixmapCache
 from wartable.ui.map.items import FALLBACK_TYPE, CounterDefinition
+from wartable.ui.map.view import PIECES_MIME
+
+
+class PieceList(QListWidget):
+    """A list of pieces (each item's UserRole holds its id) whose rows drag onto the map:
+    the drag carries the selected piece ids (`PIECES_MIME`), which the map turns into
+    moves."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setDragEnabled(True)
+        self.setDragDropMode(QAbstractItemView.DragDropMode.DragOnly)
+        self.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
+
+    def mimeTypes(self) -> list[str]:  # noqa: N802 - Qt override
+        return [PIECES_MIME]
+
+    def mimeData(self, items: list[QListWidgetItem]) -> QMimeData:  # type: ignore[override]  # noqa: N802
+        data = QMimeData()
+        ids = [str(i.data(Qt.ItemDataRole.UserRole)) for i in items]
+        data.setData(PIECES_MIME, "\n".join(ids).encode())
+        return data
 
 
 class StackInspector(QWidget):
@@ -39,7 +62,7 @@ class StackInspector(QWidget):
         self._cache = cache or CounterPixmapCache(500)
         self.title = QLabel("No stack selected")
         self.title.setWordWrap(True)
-        self.list = QListWidget()
+        self.list = PieceList()
         self.list.setIconSize(QSize(self.ICON_PX, self.ICON_PX))
         self.list.setSpacing(2)
         self.list.itemSelectionChanged.connect(self._on_selection)
@@ -121,6 +144,10 @@ class StackInspector(QWidget):
         """The sides whose units may be put on top now [7.3] (empty: no such choice)."""
         self.top_sides = sides
         self._update_top()
+
+    def selected_ids(self) -> list[str]:
+        """The rows selected (several with Ctrl/Shift), top of the stack first."""
+        return [str(i.data(Qt.ItemDataRole.UserRole)) for i in self.list.selectedItems()]
 
     def _selected(self) -> str | None:
         items = self.list.selectedItems()

@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
 from wartable.maps.model import OffMapBox
 from wartable.model.definition import Side, UnitType
 from wartable.model.state import Piece
-from wartable.ui.map.scale import STACK_SHOWN, lod_of
+from wartable.ui.map.scale import lod_of
 from wartable.ui.map.style import (
     BOX_FILL,
     HIGHLIGHT_STYLES,
@@ -92,6 +92,9 @@ class BoxItem(QGraphicsItem):
 # --- pieces ------------------------------------------------------------------------------------
 
 FALLBACK_TYPE = UnitType("?", "Unknown unit type", "none", (), 0, "")
+BADGE_FROM = 2  # a stack of two or more shows its count (issue 16)
+BADGE_MIN_PX = 18  # ...where its counters are this wide on screen: no badges over a dot map
+CARGO_SCALE = 0.5  # cargo drawn on its transport, at half size
 
 
 class PieceItem(QGraphicsItem):
@@ -101,8 +104,9 @@ class PieceItem(QGraphicsItem):
         super().__init__()
         self.map_scene = scene
         self.piece = piece
-        self.stack_count = 1  # badge shows when the top of a stack of more than STACK_SHOWN
+        self.stack_count = 1  # the top of a stack of two or more shows the count
         self.is_top = True
+        self.cargo_of: str | None = None  # drawn small on this transport (piece id)
         self.selected = False
         self._s = scene.counter
         # The counter as last blitted, and the (scale, dpr, palette) it was drawn for.
@@ -195,18 +199,18 @@ class PieceItem(QGraphicsItem):
         """What is drawn over the counter: moved dot, selection, stack badge."""
         s = self._s
         rect = QRectF(-s / 2, -s / 2, s, s)
-        if self.piece.attrs.get("moved"):
-            # Moved this turn: a small dark dot at the bottom-right corner.
-            painter.setPen(Qt.PenStyle.NoPen)
-            painter.setBrush(QColor(0, 0, 0, 150))
-            painter.drawEllipse(QPointF(s * 0.38, s * 0.38), s * 0.05, s * 0.05)
+        if self.piece.id in self.map_scene.moved or self.piece.attrs.get("moved"):
+            # Moved this phase: a dark dot ringed in white at the bottom-right corner.
+            painter.setPen(QPen(QColor("#ffffff"), 1.2 / lod))
+            painter.setBrush(QColor(20, 20, 20, 220))
+            painter.drawEllipse(QPointF(s * 0.36, s * 0.36), s * 0.08, s * 0.08)
         if self.selected:
             painter.setBrush(Qt.BrushStyle.NoBrush)
             painter.setPen(QPen(QColor("#111111"), 4.5 / lod))
             painter.drawRect(rect.adjusted(-2 / lod, -2 / lod, 2 / lod, 2 / lod))
             painter.setPen(QPen(QColor("#ffd400"), 2.5 / lod))
             painter.drawRect(rect.adjusted(-2 / lod, -2 / lod, 2 / lod, 2 / lod))
-        if self.is_top and self.stack_count > STACK_SHOWN:
+        if self.is_top and self.stack_count >= BADGE_FROM and s * lod >= BADGE_MIN_PX:
             self._badge(painter, lod)
 
     def _badge(self, painter: QPainter, lod: float) -> None:
@@ -263,6 +267,44 @@ class CounterBlits:
             old = self._cache.popitem(last=False)[1]
             self.nbytes -= old.width() * old.height() * 4
         return out
+
+
+class BattleMarkerItem(QGraphicsItem):
+    """A battle is due in this space: a red disc with crossed swords over its stacks."""
+
+    def __init__(self, scene: MapScene, loc: str) -> None:
+        super().__init__()
+        self.map_scene = scene
+        self.loc = loc
+        self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+        self.setZValue(Z_BADGES)
+        board = scene.board
+        assert board is not None
+        x, y = board.center(loc)
+        s = scene.counter
+        self.setPos(x, y - 0.95 * s)  # above the space's stacks and their count badges
+        self._r = 0.24 * s
+
+    def boundingRect(self) -> QRectF:
+        r = self._r * 1.2
+        return QRectF(-r, -r, 2 * r, 2 * r)
+
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
+              widget: QWidget | None = None) -> None:
+        lod = lod_of(painter)
+        r = max(self._r, 9 / lod)
+        painter.setPen(QPen(QColor("#ffffff"), 2 / lod))
+        painter.setBrush(QColor(190, 20, 20, 235))
+        painter.drawEllipse(QPointF(0, 0), r, r)
+        pen = QPen(QColor("#ffffff"), max(0.16 * r, 1.6 / lod))
+        pen.setCapStyle(Qt.PenCapStyle.RoundCap)
+        painter.setPen(pen)
+        k = 0.5 * r
+        painter.drawLine(QPointF(-k, -k), QPointF(k, k))  # two crossed blades
+        painter.drawLine(QPointF(k, -k), QPointF(-k, k))
+        h = 0.22 * r  # their hilts
+        painter.drawLine(QPointF(-k + h, k + h * 0.2), QPointF(-k - h * 0.2, k - h))
+        painter.drawLine(QPointF(k - h, k + h * 0.2), QPointF(k + h * 0.2, k - h))
 
 
 class HighlightItem(QGraphicsItem):

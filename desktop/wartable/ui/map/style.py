@@ -7,7 +7,7 @@ from PySide6.QtGui import QColor
 
 # Layer z values (terrain to labels are drawn together, as tiles: ui/map/tiles.py).
 Z_TERRAIN, Z_SIDES, Z_GRID, Z_PLACES, Z_LABELS, Z_BOXES = 0, 2, 3, 4, 5, 6
-Z_HIGHLIGHT, Z_COUNTERS, Z_BADGES, Z_DRAG = 8, 10, 30, 100
+Z_HIGHLIGHT, Z_COUNTERS, Z_BADGES, Z_FAN, Z_DRAG = 8, 10, 30, 50, 100
 
 LAND_FILL = "#e8dcb4"
 SEA_FILL = "#a9c7e3"

@@ -11,6 +11,17 @@ Mouse and keys (MapView):
   its place until `set_pieces` says otherwise.
 * click on a location emits ``locationClicked(loc)``; when there are counters there it also
   selects the top counter (``pieceSelected``) and emits ``stackClicked(loc)``.
+
+Stacks (issue 16): a click on a stack of two or more fans it out (every counter at full
+size, `MapScene.set_expanded`); a click on a fanned counter selects it, Ctrl+click adds or
+removes it, Shift+click adds it, a double-click selects every counter of its type and side
+in the stack. Dragging a selected counter drags the whole selection and emits
+``piecesDropped(ids, location)`` (one id: ``pieceDropped``); cargo drawn on its transport
+can be dragged off it directly. Right-click (or Enter on the selection) emits
+``contextRequested(location, piece_id, global_pos)``; Tab cycles the selection through the
+stack; Escape folds the stack. Piece ids dropped from another widget (mime type
+``PIECES_MIME``) emit the same signals. With a unit to place (`set_placing`, from a tray
+beside the map) a click on one of its legal spaces emits ``placeRequested(piece, loc)``.
 """
 
 from __future__ import annotations
@@ -21,6 +32,10 @@ from typing import Any
 
 from PySide6.QtCore import QEvent, QPoint, QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import (
+    QContextMenuEvent,
+    QDragEnterEvent,
+    QDragMoveEvent,
+    QDropEvent,
     QKeyEvent,
     QMouseEvent,
     QPainter,
@@ -51,6 +66,8 @@ from wartable.ui.map.scene import MapScene
 from wartable.ui.map.style import Z_DRAG
 from wartable.ui.map.tiles import hold_workers
 
+PIECES_MIME = "application/x-wartable-pieces"  # piece ids, one a line (the Stack dock's drag)
+
 
 def _format_cost(c: float) -> str:
     return str(int(c)) if float(c).is_integer() else f"{c:.1f}"
@@ -64,6 +81,9 @@ class _Drag:
     whole_stack: bool
     grab: QPointF = field(default_factory=QPointF)  # scene offset of the press from the top item
     active: bool = False
+    hit: str = ""  # the counter pressed (a click selects it)
+    modifiers: Qt.KeyboardModifier = Qt.KeyboardModifier.NoModifier
+    riders: list[str] = field(default_factory=list)  # cargo carried along, drawn with it
 
 
 class MapView(QGraphicsView):
@@ -76,6 +96,10 @@ class MapView(QGraphicsView):
     hoverChanged = Signal(str)
     zoomChanged = Signal(float)
     pieceSelected = Signal(str)
+    piecesDropped = Signal(list, str)  # several selected pieces dropped on a location
+    contextRequested = Signal(str, str, QPoint)  # location, piece id or "", global position
+    selectionChanged = Signal(list)  # the selected piece ids
+    placeRequested = Signal(str, str)  # a unit from the tray, a legal space clicked
     boardChanged = Signal()
     viewChanged = Signal()  # scrolled or zoomed (the overview follows it)
 
@@ -104,7 +128,10 @@ class MapView(QGraphicsView):
         self._drag_items: list[QGraphicsItem] = []
         self._drop_item: HighlightItem | None = None
         self._hover: str | None = None
-        self._selected: str | None = None
+        self._selected: str | None = None  # the selection's last (primary) piece
+        self._selection: list[str] = []
+        self._placing: str | None = None  # a unit off the map to place with a click
+        self._hidden_boxes: frozenset[str] = frozenset()
         self._drag: _Drag | None = None
         self._press_empty: QPointF | None = None
         self.horizontalScrollBar().valueChanged.connect(self.viewChanged)
@@ -113,6 +140,8 @@ class MapView(QGraphicsView):
         # Touch screens and tablets at the table: pinch to zoom (drag already pans/moves).
         self.viewport().setAttribute(Qt.WidgetAttribute.WA_AcceptTouchEvents)
         self.viewport().grabGesture(Qt.GestureType.PinchGesture)
+        self.setAcceptDrops(True)
+        self.viewport().setAcceptDrops(True)
 
     def viewportEvent(self, event: QEvent) -> bool:  # noqa: N802 - Qt override
         if event.type() == QEvent.Type.Gesture:
@@ -142,6 +171,9 @@ class MapView(QGraphicsView):
         self._drop_item = None
         self._highlight_sets = {}
         self._selected = None
+        self._selection = []
+        self._placing = None
+        self._hidden_boxes = frozenset()
         self.map_scene.set_board(board, definition)
         self._base = base_scale(board)
         self.boardChanged.emit()
@@ -152,11 +184,15 @@ class MapView(QGraphicsView):
         if self._drag is not None and self._drag.active:
             self._end_drag_visuals()
             self._drag = None
-        self.map_scene.set_pieces(pieces)
-        if self._selected is not None and self._selected not in self.map_scene.piece_items:
-            self._selected = None
-        for pid, item in self.map_scene.piece_items.items():
-            item.selected = pid == self._selected
+        scene = self.map_scene
+        if scene.expanded is not None and not any(p.location == scene.expanded for p in pieces):
+            scene.expanded = None
+        scene.set_pieces(pieces)
+        self._selection = [p for p in self._selection if p in scene.piece_items]
+        if self._selected not in self._selection:
+            self._selected = self._selection[-1] if self._selection else None
+        for pid, item in scene.piece_items.items():
+            item.selected = pid in self._selection
         self._refresh_highlights()
         self.viewChanged.emit()
 
@@ -173,11 +209,15 @@ class MapView(QGraphicsView):
 
     def select_piece(self, piece_id: str | None) -> None:
         """Select a piece (outline it and show its legal moves); None clears. No signal."""
-        if piece_id is not None and piece_id not in self.map_scene.piece_items:
-            piece_id = None
-        self._selected = piece_id
-        for pid, item in self.map_scene.piece_items.items():
-            sel = pid == piece_id
+        self.select_pieces([] if piece_id is None else [piece_id])
+
+    def select_pieces(self, piece_ids: Sequence[str]) -> None:
+        """Select these pieces (the last is the primary one); no signal."""
+        items = self.map_scene.piece_items
+        self._selection = [p for p in dict.fromkeys(piece_ids) if p in items]
+        self._selected = self._selection[-1] if self._selection else None
+        for pid, item in items.items():
+            sel = pid in self._selection
             if item.selected != sel:
                 item.selected = sel
                 item.update()
@@ -185,6 +225,58 @@ class MapView(QGraphicsView):
 
     def selected_piece(self) -> str | None:
         return self._selected
+
+    def selected_pieces(self) -> list[str]:
+        return list(self._selection)
+
+    def expand_stack(self, loc: str | None) -> None:
+        """Fan out the stack at `loc` (None folds it)."""
+        if loc is not None and len(self.map_scene.stack_at(loc)) < 2:
+            loc = None
+        if loc != self.map_scene.expanded:
+            self.map_scene.set_expanded(loc)
+
+    def expanded_stack(self) -> str | None:
+        return self.map_scene.expanded
+
+    def set_placing(self, piece_id: str | None) -> None:
+        """A unit off the map (in the placement tray) to place: its legal spaces light up,
+        and a click on one emits placeRequested. None ends it."""
+        self._placing = piece_id
+        self._refresh_highlights()
+
+    def placing(self) -> str | None:
+        return self._placing
+
+    def set_cargo_attribute(self, attr: str | None) -> None:
+        """The piece attribute naming the transport a piece is aboard (the game's rules)."""
+        if attr != self.map_scene.cargo_attr:
+            self.map_scene.cargo_attr = attr
+            for loc in self.map_scene.stacks:
+                self.map_scene.layout_stack(loc)
+
+    def set_moved(self, piece_ids: Iterable[str]) -> None:
+        """Mark these pieces as moved this phase."""
+        moved = frozenset(piece_ids)
+        if moved != self.map_scene.moved:
+            self.map_scene.moved = moved
+            for item in self.map_scene.piece_items.values():
+                item.update()
+
+    def set_hidden_boxes(self, locs: Iterable[str]) -> None:
+        """Off-map boxes not drawn (their units are shown elsewhere: the placement tray)."""
+        hidden = frozenset(locs)
+        if hidden != self._hidden_boxes:
+            self._hidden_boxes = hidden
+            self.map_scene.set_hidden_boxes(hidden)
+
+    def set_battles(self, locs: Sequence[str]) -> None:
+        """Put a battle marker on these spaces (and take it off the others)."""
+        if tuple(i.loc for i in self.map_scene.battle_items) != tuple(dict.fromkeys(locs)):
+            self.map_scene.set_battles(locs)
+
+    def battle_markers(self) -> list[str]:
+        return [i.loc for i in self.map_scene.battle_items]
 
     # -- highlights ------------------------------------------------------------------------
 
@@ -245,9 +337,12 @@ class MapView(QGraphicsView):
         for kind, locs in self._highlight_sets.items():
             self._highlight_items += self._make_highlights(locs, kind)
         dragging = self._drag is not None and self._drag.active
-        if self._selected is not None and not dragging:
+        if self._placing is not None:
             self._highlight_items += self._make_highlights(
-                self._legal.get(self._selected, ()), "legal", self._costs.get(self._selected))
+                self._legal.get(self._placing, ()), "legal")
+        elif self._selection and not dragging:
+            dests, costs = self._legal_for(self._selection)
+            self._highlight_items += self._make_highlights(dests, "legal", costs)
 
     def _legal_for(self, piece_ids: list[str]) -> tuple[list[str], dict[str, float]]:
         """Destinations every dragged piece may reach; the cost shown is the highest."""
@@ -368,6 +463,11 @@ class MapView(QGraphicsView):
             vb.setValue(vb.value() + step_y)
         elif key == Qt.Key.Key_Escape and self._drag is not None:
             self._cancel_drag()
+        elif key == Qt.Key.Key_Escape and (self._placing or self.map_scene.expanded):
+            self.set_placing(None)
+            self.expand_stack(None)
+        elif key in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and self._selected is not None:
+            self._menu_for_selection()
         else:
             super().keyPressEvent(event)
             return
@@ -379,26 +479,92 @@ class MapView(QGraphicsView):
                 return it
         return None
 
+    def _group_of(self, pid: str) -> list[str]:
+        """The side's own stack a piece is in (a contested space has one per side)."""
+        scene = self.map_scene
+        loc = scene.piece_items[pid].piece.location
+        for group in scene.side_groups(scene.stack_at(loc)):
+            if pid in group:
+                return group
+        return [pid]
+
+    def _hit(self, item: PieceItem) -> str:
+        """The counter a press on `item` takes: itself where every counter shows (a fanned
+        stack, a box, cargo on its transport); else the selected one of its stack, or the
+        top."""
+        scene = self.map_scene
+        loc = item.piece.location
+        if loc == scene.expanded or scene.box_of(loc) is not None or item.cargo_of:
+            return item.piece_id
+        group = [p for p in self._group_of(item.piece_id)
+                 if scene.piece_items[p].cargo_of is None]
+        if self._selected in group:
+            return self._selected
+        return group[-1] if group else item.piece_id
+
+    def _riders(self, ids: list[str]) -> list[str]:
+        """Cargo aboard the dragged transports: drawn with them (the engine moves it)."""
+        scene = self.map_scene
+        out: list[str] = []
+        for pid in scene.stack_at(scene.piece_items[ids[0]].piece.location):
+            if pid not in ids and scene.cargo_host(pid) in ids:
+                out.append(pid)
+        return out
+
     def mousePressEvent(self, event: QMouseEvent) -> None:
         self._press_empty = None
         if event.button() == Qt.MouseButton.LeftButton and self.board is not None:
             item = self._stack_item_at(event.position())
             if item is not None:
+                scene = self.map_scene
                 loc = item.piece.location
-                stack = self.map_scene.stack_at(loc)
-                whole = bool(event.modifiers() & Qt.KeyboardModifier.ShiftModifier)
-                top = stack[-1] if stack else item.piece_id
-                chosen = self._selected if self._selected in stack else top
-                if self.map_scene.box_of(loc) is not None:
-                    chosen = top = item.piece_id  # pieces in a box lie side by side
-                ids = stack if whole else [chosen]
-                top_item = self.map_scene.piece_items[chosen if not whole else top]
-                grab = self.scene_point(event.position()) - top_item.pos()
-                self._drag = _Drag(loc, event.position(), ids, whole, grab)
+                mods = event.modifiers()
+                whole = bool(mods & Qt.KeyboardModifier.ShiftModifier)
+                hit = self._hit(item)
+                if whole:
+                    ids = self._group_of(hit)
+                elif hit in self._selection and len(self._selection) > 1:
+                    ids = [p for p in self._selection
+                           if scene.piece_items[p].piece.location == loc]
+                else:
+                    ids = [hit]
+                # Cargo travels with a transport that is dragged too: only the transport moves.
+                ids = [p for p in ids if scene.cargo_host(p) not in ids] or [hit]
+                grab = self.scene_point(event.position()) - scene.piece_items[ids[-1]].pos()
+                self._drag = _Drag(loc, event.position(), ids, whole, grab, hit=hit,
+                                   modifiers=mods, riders=self._riders(ids))
                 event.accept()
                 return
             self._press_empty = event.position()
         super().mousePressEvent(event)
+
+    def mouseDoubleClickEvent(self, event: QMouseEvent) -> None:
+        """A double-click on a counter selects every counter of its type and side there."""
+        item = self._stack_item_at(event.position()) if self.board is not None else None
+        if item is None or event.button() != Qt.MouseButton.LeftButton:
+            super().mouseDoubleClickEvent(event)
+            return
+        self.select_all_of_type(self._hit(item))
+        event.accept()
+
+    def select_all_of_type(self, piece_id: str) -> list[str]:
+        """Select the pieces of `piece_id`'s type and side in its stack (emits)."""
+        scene = self.map_scene
+        p = scene.piece_items[piece_id].piece
+        same = [q for q in scene.stack_at(p.location)
+                if scene.piece_items[q].piece.type == p.type
+                and scene.piece_items[q].piece.side == p.side]
+        same = [q for q in same if q != piece_id] + [piece_id]
+        self._set_selection(same)
+        return same
+
+    def _set_selection(self, ids: list[str]) -> None:
+        before = list(self._selection)
+        self.select_pieces(ids)
+        if self._selection != before:
+            self.selectionChanged.emit(list(self._selection))
+            if self._selected is not None:
+                self.pieceSelected.emit(self._selected)
 
     def mouseMoveEvent(self, event: QMouseEvent) -> None:
         drag = self._drag
@@ -422,11 +588,13 @@ class MapView(QGraphicsView):
                 self._end_drag_visuals(drag)
                 loc = self._location_at_view(event.position())
                 if loc is not None and loc != drag.origin:
+                    if self.map_scene.expanded == drag.origin:
+                        self.expand_stack(None)  # the fan has done its work
                     if drag.whole_stack:
                         self.stackDropped.emit(drag.origin, loc)
                     else:
-                        self.pieceDropped.emit(drag.piece_ids[0], loc)
-            else:
+                        self._emit_drop(drag.piece_ids, loc)
+            elif not self._place_at(drag.origin):
                 self._click_stack(drag)
             event.accept()
             return
@@ -436,8 +604,105 @@ class MapView(QGraphicsView):
         if press is not None and event.button() == Qt.MouseButton.LeftButton:
             if (event.position() - press).manhattanLength() < QApplication.startDragDistance():
                 loc = self._location_at_view(event.position())
+                if loc is not None and self._place_at(loc):
+                    return
+                self.expand_stack(None)
                 if loc is not None:
                     self.locationClicked.emit(loc)
+
+    def _emit_drop(self, ids: list[str], loc: str) -> None:
+        if len(ids) == 1:
+            self.pieceDropped.emit(ids[0], loc)
+        else:
+            self.piecesDropped.emit(list(ids), loc)
+
+    def _place_at(self, loc: str) -> bool:
+        """With a unit to place, a click on one of its legal spaces places it there."""
+        pid = self._placing
+        if pid is None or loc not in self._legal.get(pid, ()):
+            return False
+        self.placeRequested.emit(pid, loc)
+        return True
+
+    def contextMenuEvent(self, event: QContextMenuEvent) -> None:  # noqa: N802 - Qt override
+        """Right-click: what may be done with this counter or space (the window's menu)."""
+        if self.board is None:
+            return
+        pos = QPointF(event.pos())
+        item = self._stack_item_at(pos)
+        pid = ""
+        if item is not None:
+            pid = self._hit(item)
+            if pid not in self._selection:
+                self._set_selection([pid])
+            loc = item.piece.location
+        else:
+            found = self._location_at_view(pos)
+            if found is None:
+                return
+            loc = found
+        self.contextRequested.emit(loc, pid, event.globalPos())
+        event.accept()
+
+    def _menu_for_selection(self) -> None:
+        pid = self._selected
+        item = self.map_scene.piece_items.get(pid or "")
+        if pid is None or item is None:
+            return
+        at = self.mapToGlobal(self.mapFromScene(item.pos()))
+        self.contextRequested.emit(item.piece.location, pid, at)
+
+    def event(self, event: QEvent) -> bool:
+        # Tab and Shift+Tab cycle the counters of the selected stack, not the focus.
+        if event.type() == QEvent.Type.KeyPress and self._selected is not None:
+            key = event.key()  # type: ignore[attr-defined]
+            if key in (Qt.Key.Key_Tab, Qt.Key.Key_Backtab):
+                self.cycle_stack(-1 if key == Qt.Key.Key_Backtab else 1)
+                return True
+        return super().event(event)
+
+    def cycle_stack(self, step: int = 1) -> str | None:
+        """Select the next counter (top down) of the selected piece's stack; emits."""
+        pid = self._selected
+        if pid is None or pid not in self.map_scene.piece_items:
+            return None
+        loc = self.map_scene.piece_items[pid].piece.location
+        order = list(reversed(self.map_scene.grouped(self.map_scene.stack_at(loc))))
+        nxt = order[(order.index(pid) + step) % len(order)]
+        if len(order) > 1 and self.map_scene.box_of(loc) is None:
+            self.expand_stack(loc)
+        self._set_selection([nxt])
+        return nxt
+
+    # -- drops from other widgets (the Stack dock) ---------------------------------------
+
+    def _dropped_ids(self, event: QDragEnterEvent | QDragMoveEvent | QDropEvent) -> list[str]:
+        mime = event.mimeData()
+        if mime is None or not mime.hasFormat(PIECES_MIME):
+            return []
+        raw = bytes(mime.data(PIECES_MIME).data()).decode("utf-8", "replace")
+        return [x for x in raw.splitlines() if x]
+
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:  # noqa: N802 - Qt override
+        if self._dropped_ids(event):
+            event.acceptProposedAction()
+        else:
+            event.ignore()
+
+    def dragMoveEvent(self, event: QDragMoveEvent) -> None:  # noqa: N802 - Qt override
+        if self._dropped_ids(event):
+            event.acceptProposedAction()
+        else:
+            event.ignore()
+
+    def dropEvent(self, event: QDropEvent) -> None:  # noqa: N802 - Qt override
+        ids = self._dropped_ids(event)
+        loc = self._location_at_view(event.position())
+        if not ids or loc is None:
+            event.ignore()
+            return
+        event.acceptProposedAction()
+        self._emit_drop(ids, loc)
 
     def leaveEvent(self, event: Any) -> None:
         if self._hover is not None:
@@ -446,12 +711,25 @@ class MapView(QGraphicsView):
         super().leaveEvent(event)
 
     def _click_stack(self, drag: _Drag) -> None:
-        top = drag.piece_ids[-1]
-        if top != self._selected:
-            self.select_piece(top)
-            self.pieceSelected.emit(top)
-        self.locationClicked.emit(drag.origin)
-        self.stackClicked.emit(drag.origin)
+        """A click on a counter: a folded stack of two or more fans out; Ctrl toggles the
+        counter in the selection, Shift adds it; otherwise it alone is selected."""
+        scene = self.map_scene
+        hit = drag.hit or drag.piece_ids[-1]
+        loc = drag.origin
+        ctrl = bool(drag.modifiers & Qt.KeyboardModifier.ControlModifier)
+        shift = bool(drag.modifiers & Qt.KeyboardModifier.ShiftModifier)
+        same_place = [p for p in self._selection if scene.piece_items[p].piece.location == loc]
+        if ctrl and hit in same_place:
+            ids = [p for p in same_place if p != hit]
+        elif ctrl or shift:
+            ids = [p for p in same_place if p != hit] + [hit]
+        else:
+            ids = [hit]
+        if scene.box_of(loc) is None:
+            self.expand_stack(loc)
+        self._set_selection(ids)
+        self.locationClicked.emit(loc)
+        self.stackClicked.emit(loc)
 
     def _location_at_view(self, pos: QPointF) -> str | None:
         board = self.board
@@ -486,12 +764,12 @@ class MapView(QGraphicsView):
     def _start_drag(self, drag: _Drag) -> None:
         drag.active = True
         for it in self._highlight_items:  # the selection's legal moves give way to the drag's
-            if isinstance(it, HighlightItem | CostBadgeItem) and it.loc in self._legal.get(
-                    self._selected or "", ()):
+            if isinstance(it, CostBadgeItem) or (isinstance(it, HighlightItem)
+                                                  and it.kind == "legal"):
                 it.setVisible(False)
         dests, costs = self._legal_for(drag.piece_ids)
         self._drag_items = self._make_highlights(dests, "legal", costs)
-        for i, pid in enumerate(drag.piece_ids):
+        for i, pid in enumerate(drag.piece_ids + drag.riders):
             self.map_scene.piece_items[pid].setZValue(Z_DRAG + i * 0.01)
         self.viewport().setCursor(Qt.CursorShape.ClosedHandCursor)
 
@@ -503,6 +781,12 @@ class MapView(QGraphicsView):
         for i, pid in enumerate(drag.piece_ids):
             k = n - 1 - i
             scene.piece_items[pid].setPos(p.x() - k * d, p.y() + k * d)
+        for j, pid in enumerate(drag.riders):  # cargo stays on its transport
+            host = scene.piece_items.get(scene.cargo_host(pid) or "")
+            if host is not None:
+                s = scene.counter
+                scene.piece_items[pid].setPos(host.pos().x() - 0.25 * s + (j % 2) * 0.5 * s,
+                                              host.pos().y() + 0.42 * s)
         loc = self._location_at_view(view_pos)
         if self._drop_item is not None and (loc is None or self._drop_item.loc != loc):
             scene.removeItem(self._drop_item)
