@@ -20,7 +20,8 @@ from wartable.engine.rules import Game, Rules
 from wartable.games.aa_anniversary import rollhint
 from wartable.games.aa_anniversary.handlers import TABLE
 from wartable.games.aa_anniversary.research import research_table
-from wartable.games.aa_anniversary.steps import movement, objectives, straits
+from wartable.games.aa_anniversary.steps import landing, movement, objectives, straits
+from wartable.games.aa_anniversary.steps.battle import forces
 from wartable.games.aa_anniversary.steps.common import (
     MOBILIZATION,
     space_name,
