@@ -21,6 +21,12 @@ SET_DICE_MODE = "set_dice_mode"  # any side switches computer/physical dice; log
 # (1940 [7.3]); offered in the Stack dock where Rules.stack_tops_open says so.
 STACK_TOP = "stack_top"
 
+# An action names a few pieces and places: a real one holds at most a few hundred values.
+# A file's million-element argument once took 20 s per action to refuse (issue 15).
+MAX_ARG_VALUES = 10_000
+MAX_ARG_DEPTH = 16
+MAX_TEXT = 10_000
+
 
 @dataclass(frozen=True, slots=True)
 class Action:
@@ -40,7 +46,31 @@ class Action:
         if not isinstance(d, dict) or not isinstance(d.get("verb"), str) \
                 or not isinstance(d.get("side"), str) or not isinstance(d.get("args", {}), dict):
             raise ValueError(f"not an action: {str(d)[:80]}")
+        if len(d["verb"]) > MAX_TEXT or len(d["side"]) > MAX_TEXT:
+            raise ValueError("the verb or side is too long to be an action")
+        _check_size(d.get("args", {}))
         return Action(d["verb"], d["side"], freeze(d.get("args", {})))
+
+
+def _check_size(args: Any) -> None:
+    """Refuse arguments too big or too deep for any real action, without recursing."""
+    todo: list[tuple[Any, int]] = [(args, 0)]
+    seen = 0
+    while todo:
+        v, depth = todo.pop()
+        seen += 1
+        if seen > MAX_ARG_VALUES:
+            raise ValueError(f"its arguments hold more than {MAX_ARG_VALUES:,} values")
+        if depth > MAX_ARG_DEPTH:
+            raise ValueError(f"its arguments nest more than {MAX_ARG_DEPTH} levels deep")
+        if isinstance(v, dict | list | tuple) and len(v) > MAX_ARG_VALUES:
+            raise ValueError(f"its arguments hold more than {MAX_ARG_VALUES:,} values")
+        if isinstance(v, dict):
+            todo.extend((x, depth + 1) for x in v.values())
+        elif isinstance(v, list | tuple):
+            todo.extend((x, depth + 1) for x in v)
+        elif isinstance(v, str) and len(v) > MAX_TEXT:
+            raise ValueError(f"it holds a text of {len(v):,} characters")
 
 
 @dataclass(frozen=True, slots=True)

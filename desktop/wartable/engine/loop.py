@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from wartable.core.errors import DataError, IllegalAction
+from wartable.core.errors import DataError, IllegalAction, WartableError
 from wartable.core.frozen import FrozenMap
 from wartable.core.rng import Rng
 from wartable.engine.actions import (
@@ -22,6 +22,7 @@ from wartable.engine.actions import (
     Prompt,
 )
 from wartable.engine.rules import Game
+from wartable.engine.rules import _locations as locations  # every place id, cached
 from wartable.model.sequence import Position
 from wartable.model.state import Frame, GameState, Piece
 
@@ -102,6 +103,58 @@ def apply(game: Game, state: GameState, action: Action) -> Outcome:
         raise IllegalAction(f"The game is over ({state.result}).")
     if action.side not in game.definition.side_ids:
         raise IllegalAction(f"Unknown side {action.side!r}.")
+    if action.verb == FREE_MOVE:
+        _check_names(game, state, action)
+    # The game's own refusal comes first (it cites the rule); a made-up name that makes
+    # game code stumble, or that it let through, is refused here.
+    try:
+        out = _apply(game, state, action)
+    except (IllegalAction, DataError):
+        raise
+    except WartableError as e:  # a game's checks raising the base class: still a refusal
+        _check_names(game, state, action)
+        raise IllegalAction(str(e)) from e
+    except (LookupError, TypeError, ValueError, AttributeError):
+        _check_names(game, state, action)
+        raise
+    _check_names(game, state, action)
+    st = replace(out.state, serial=state.serial + 1)
+    if st.result is None:
+        won = game.rules.check_victory(game, st)
+        if won is not None:
+            st = replace(st, result=won)
+            out = replace(out, events=out.events + (Event("victory", won),))
+    return _stamp(game, replace(out, state=st))
+
+
+# Argument names that, in every game, name a piece or a place (issue 15: a free move to a
+# place on no map was accepted, written to the save and broke every later load).
+PIECE_ARGS = ("piece", "pieces")
+PLACE_ARGS = ("to", "space")
+
+
+def _check_names(game: Game, state: GameState, action: Action) -> None:
+    """Refuse an action naming a piece or a place that does not exist."""
+    for key in PIECE_ARGS:
+        v = action.args.get(key)
+        for pid in v if isinstance(v, tuple) else (v,) if v is not None else ():
+            if not isinstance(pid, str) or pid not in state.pieces:
+                raise IllegalAction(f"There is no piece {_quoted(pid)}.")
+    if not game.maps:
+        return
+    known = locations(game)
+    for key in PLACE_ARGS:
+        v = action.args.get(key)
+        if v is not None and (not isinstance(v, str) or v not in known):
+            raise IllegalAction(f"There is no place {_quoted(v)} on this game's maps.")
+
+
+def _quoted(v: Any) -> str:
+    text = repr(v)
+    return text if len(text) <= 40 else text[:39] + "…"
+
+
+def _apply(game: Game, state: GameState, action: Action) -> Outcome:
     pos = game.position(state)
     if action.verb == FREE_MOVE:
         out = _free_move(game, state, action)
@@ -128,13 +181,7 @@ def apply(game: Game, state: GameState, action: Action) -> Outcome:
             out = end_step(game, state)
         else:
             out = game.rules.step_apply(game, state, pos, action)
-    st = replace(out.state, serial=state.serial + 1)
-    if st.result is None:
-        won = game.rules.check_victory(game, st)
-        if won is not None:
-            st = replace(st, result=won)
-            out = replace(out, events=out.events + (Event("victory", won),))
-    return _stamp(game, replace(out, state=st))
+    return out
 
 
 def _stamp(game: Game, out: Outcome) -> Outcome:
