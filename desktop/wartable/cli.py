@@ -81,18 +81,25 @@ def cmd_new(args: argparse.Namespace) -> int:
     return 0
 
 
-def describe_session(s: Any) -> str:
+def describe_session(s: Any, reveal: bool = True) -> str:
+    """What a save holds. Unless `reveal`, a game with secrets shows only what both
+    players may know: public events, and whose decision it is, not its prompt (which may
+    name hidden units) [issue 15]."""
     from wartable.engine.loop import deciding_side
 
     g = s.game
     st = s.state
     pos = g.position(st)
+    secret = not reveal and g.rules.hidden_information(g, st)
     lines = [
         f"{g.definition.title} — scenario {g.definition.scenarios[st.scenario].name}",
         f"Turn {st.turn}, {pos.label}; {len(s.log)} actions played",
     ]
     if st.result:
         lines.append(f"Game over: {st.result}")
+    elif secret:
+        who = g.definition.side(deciding_side(st)).name
+        lines.append(f"Now: {who} to decide (its prompt is private; --reveal shows it)")
     else:
         p = s.prompt(deciding_side(st))
         lines.append(f"Now: {g.definition.side(p.side).name} — {p.text}")
@@ -100,34 +107,39 @@ def describe_session(s: Any) -> str:
         ps = [p for p in st.pieces.values() if p.side == side.id]
         locs = len({p.location for p in ps})
         lines.append(f"{side.name}: {len(ps)} pieces in {locs} locations")
-    if s.events:
+    events = [e for e in s.events if not secret or not e.private_to]
+    if events:
         lines.append("Last events:")
-        lines.extend(f"  {e.text}" for e in s.events[-8:])
+        lines.extend(f"  {e.text}" for e in events[-8:])
     return "\n".join(lines)
 
 
 def cmd_show(args: argparse.Namespace) -> int:
     from wartable.persistence.savefile import load_from_path
 
-    print(describe_session(load_from_path(Path(args.file))))
+    print(describe_session(load_from_path(Path(args.file)), reveal=args.reveal))
     return 0
 
 
 def _read_actions(path: Path) -> list[Any]:
     from wartable.engine.actions import Action
+    from wartable.persistence import boundedread
 
-    try:
-        text = path.read_text(encoding="utf-8")
+    todo = "give a JSON list of actions (or JSON lines) in UTF-8"
+    limits = boundedread.Limits(16 * 1024 * 1024, max_nodes=1_000_000, max_depth=32)
+    try:  # bounded: a FIFO or /dev/zero here once hung or ate memory (issue 15)
+        text = boundedread.read_text(path, limits, todo, str(path))
+        try:
+            data = boundedread.parse_json(text, limits, str(path), todo)
+        except json.JSONDecodeError:
+            try:  # JSON lines
+                data = [boundedread.parse_json(line, limits, str(path), todo)
+                        for line in text.splitlines() if line.strip()]
+            except json.JSONDecodeError as e:
+                raise WartableError(f"{path} is neither a JSON list nor JSON lines of "
+                                    f"actions (line {e.lineno}: {e.msg})") from e
     except OSError as e:
-        raise WartableError(f"Cannot read actions file {path}: {e.strerror}") from e
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError:
-        try:  # JSON lines
-            data = [json.loads(line) for line in text.splitlines() if line.strip()]
-        except json.JSONDecodeError as e:
-            raise WartableError(f"{path} is neither a JSON list nor JSON lines of actions "
-                                f"(line {e.lineno}: {e.msg})") from e
+        raise WartableError(f"Cannot read actions file {path}: {e.strerror or e}") from e
     if not isinstance(data, list):
         raise WartableError(f"{path} must hold a JSON list of actions")
     out = []
@@ -153,6 +165,10 @@ def cmd_play(args: argparse.Namespace) -> int:
             reason = str(e).rstrip(".")
             raise WartableError(f"action {i} of {len(actions)} ({a.verb}) is illegal: "
                                 f"{reason}; nothing was saved") from e
+        except Exception as e:  # game code meeting an action it never expected: one line
+            raise WartableError(f"action {i} of {len(actions)} ({a.verb[:20]}) could not be "
+                                f"applied ({type(e).__name__}: {str(e)[:80]}); nothing was "
+                                "saved") from e
         for e in s.events[before:]:
             print(e.text)
     out = Path(args.output or args.file)
@@ -301,8 +317,10 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--dice", choices=("digital", "physical"), default="digital")
     sp.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
     sp.set_defaults(func=cmd_new)
-    sp = sub.add_parser("show", help="describe a saved game")
+    sp = sub.add_parser("show", help="describe a saved game (public information only)")
     sp.add_argument("file")
+    sp.add_argument("--reveal", action="store_true",
+                    help="also print private events and the full prompt of the side to move")
     sp.set_defaults(func=cmd_show)
     sp = sub.add_parser("play", help="apply a JSON script of actions to a saved game")
     sp.add_argument("file")

@@ -65,14 +65,9 @@ def _mib(n: int) -> str:
     return f"{n / (1024 * 1024):.1f}".removesuffix(".0") + " MB"
 
 
-def read_bytes(path: str | os.PathLike[str], limits: Limits, todo: str,
-               source: str | None = None) -> bytes:
-    """The file's bytes (gunzipped when it is gzip and `limits` allow it).
-
-    Raises FileNotFoundError when the file does not exist (callers often treat that as
-    "none yet"), InputFileError for everything else.
-    """
-    name = source or os.fspath(path)
+def _open_checked(path: str | os.PathLike[str], max_bytes: int, todo: str, name: str) -> int:
+    """An open descriptor of a regular file no larger than `max_bytes`; the caller closes
+    it. FileNotFoundError propagates; everything else is an InputFileError."""
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
     try:
         fd = os.open(path, flags)  # non-blocking: opening a FIFO must not wait for a writer
@@ -89,11 +84,34 @@ def read_bytes(path: str | os.PathLike[str], limits: Limits, todo: str,
             raise InputFileError(name, "it is not a regular file (it is a folder)", todo)
         if not stat.S_ISREG(st.st_mode):
             raise InputFileError(name, "it is not a regular file (a pipe or a device)", todo)
-        if st.st_size > limits.max_bytes:
+        if st.st_size > max_bytes:
             raise InputFileError(name, f"the file is {_mib(st.st_size)}, more than the "
-                                 f"{_mib(limits.max_bytes)} such a file may have", todo)
-        chunks: list[bytes] = []
-        size = 0
+                                 f"{_mib(max_bytes)} such a file may have", todo)
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
+def check_file(path: str | os.PathLike[str], max_bytes: int, todo: str,
+               source: str | None = None) -> None:
+    """Refuse a path that is not a regular file of at most `max_bytes`, before another
+    reader (an image decoder) opens it and blocks on a pipe or reads a device forever."""
+    os.close(_open_checked(path, max_bytes, todo, source or os.fspath(path)))
+
+
+def read_bytes(path: str | os.PathLike[str], limits: Limits, todo: str,
+               source: str | None = None) -> bytes:
+    """The file's bytes (gunzipped when it is gzip and `limits` allow it).
+
+    Raises FileNotFoundError when the file does not exist (callers often treat that as
+    "none yet"), InputFileError for everything else.
+    """
+    name = source or os.fspath(path)
+    fd = _open_checked(path, limits.max_bytes, todo, name)
+    chunks: list[bytes] = []
+    size = 0
+    try:
         while size <= limits.max_bytes:  # bounded even if the file grows meanwhile
             chunk = os.read(fd, min(_CHUNK, limits.max_bytes + 1 - size))
             if not chunk:
@@ -209,7 +227,7 @@ def parse_toml(text: str, limits: Limits, source: str, todo: str) -> dict[str, A
     try:
         return tomllib.loads(text, parse_float=_number(limits.max_digits, source, todo, float))
     except tomllib.TOMLDecodeError as e:
-        raise InputFileError(source, f"it is not valid TOML ({e})", todo) from e
+        raise InputFileError(source, f"it is not valid TOML: {e}", todo) from e
     except RecursionError as e:
         raise InputFileError(source, "it is nested too deeply", todo) from e
     except ValueError as e:  # an integer past Python's digit limit

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import tomllib
 from collections.abc import Mapping
 from importlib import resources
 from importlib.resources.abc import Traversable
@@ -21,14 +20,17 @@ from wartable.core.frozen import FrozenMap
 from wartable.engine.rules import Game
 from wartable.games import registry
 from wartable.maps.files import package_dir
-from wartable.maps.mapfile import load_map
+from wartable.maps.mapfile import MAX_MAP_BYTES, load_map
 from wartable.maps.model import BoardMap, HexMap
-from wartable.maps.overrides import apply_overrides, load_overrides
+from wartable.maps.overrides import MapOverrides, apply_overrides, load_overrides
 from wartable.model.definition import GameDefinition
 from wartable.model.values import freeze, thaw
-from wartable.persistence import locations
+from wartable.persistence import boundedread, locations
 
 _cache: dict[str, Game] = {}
+# Game data: a game's TOML files are a few hundred KB; built maps a few MB each.
+DATA_LIMITS = boundedread.Limits(16 * 1024 * 1024, max_nodes=2_000_000, max_depth=40)
+MAP_LIMITS = boundedread.Limits(MAX_MAP_BYTES)  # load_map unpacks, capped the same
 _definitions: dict[str, GameDefinition] = {}
 
 
@@ -51,10 +53,10 @@ def merge_data_files(files: list[tuple[str, str]],
     origin: dict[str, str] = {}
     found = sources if sources is not None else {}
     for name, text in files:
-        try:
-            data = tomllib.loads(text)
-        except tomllib.TOMLDecodeError as e:
-            raise DataError(name, "", f"is not valid TOML: {e}") from e
+        try:  # bounded: nesting, values and number digits capped (issue 15)
+            data = boundedread.parse_toml(text, DATA_LIMITS, name, "")
+        except boundedread.InputFileError as e:
+            raise DataError(name, "", e.problem.removeprefix("it ")) from e
         for key, value in data.items():
             found.setdefault(key, name)
             if isinstance(value, dict):
@@ -75,10 +77,26 @@ def merge_data_files(files: list[tuple[str, str]],
     return merged
 
 
+def _data_text(entry: Traversable, name: str) -> str:
+    """A data file's text, size-capped and checked to be UTF-8 (a one-line DataError)."""
+    todo = "reinstall Wartable"
+    try:
+        if isinstance(entry, Path):  # the usual case: regular files only, bounded
+            data = boundedread.read_bytes(entry, DATA_LIMITS, todo, name)
+        else:  # inside a zip (a frozen app): already in memory
+            data = entry.read_bytes()
+        return boundedread.decode_text(data, name, todo)
+    except boundedread.InputFileError as e:
+        raise DataError(name, "", e.problem.removeprefix("it ")) from e
+    except OSError as e:
+        raise DataError(name, "", f"cannot be read ({e.strerror or e})") from e
+
+
 def data_files(data_package: str) -> list[tuple[str, str]]:
     """The (file name, TOML text) pairs of a game's data package, in a stable order."""
     root = resources.files(data_package)
-    return [(f"{data_package}/{n}", t.read_text(encoding="utf-8")) for n, t in _walk(root)]
+    return [(f"{data_package}/{n}", _data_text(t, f"{data_package}/{n}"))
+            for n, t in _walk(root)]
 
 
 def load_definition(data_package: str) -> GameDefinition:
@@ -121,7 +139,8 @@ def load_game(game_id: str) -> Game:
         for fname in (f"{name}.json.gz", f"{name}.json"):
             f = root / fname
             if f.is_file():
-                board = load_map(f.read_bytes(), f"{mod.map_package}/{fname}")
+                board = load_map(_map_bytes(f, f"{mod.map_package}/{fname}"),
+                                 f"{mod.map_package}/{fname}")
                 break
         else:
             raise DataError(mod.map_package, map_id, f"map file {name}.json(.gz) is missing")
@@ -131,6 +150,18 @@ def load_game(game_id: str) -> Game:
     game.rules.check_tables(game)  # parses the tables: the derived data is built now, once
     _cache[game_id] = game
     return game
+
+
+def _map_bytes(entry: Traversable | Path, name: str) -> bytes:
+    """A built map file's bytes: regular files only; load_map caps the size and unpacks."""
+    if not isinstance(entry, Path):
+        return entry.read_bytes()
+    try:
+        return boundedread.read_bytes(entry, MAP_LIMITS, "reinstall Wartable", name)
+    except boundedread.InputFileError as e:
+        raise DataError(name, "", e.problem.removeprefix("it ")) from e
+    except OSError as e:
+        raise DataError(name, "", f"cannot be read ({e.strerror or e})") from e
 
 
 def game_with_tables(game: Game, overrides: Mapping[str, Any]) -> Game:
@@ -188,10 +219,48 @@ def with_corrections(board: BoardMap, shipped: Traversable | None = None) -> Boa
     own (DESIGN.md, Maps: overrides survive rebuilds because they are applied on load)."""
     if not isinstance(board, HexMap):
         return board
-    for src in (shipped, user_corrections_path(board.id)):
-        if src is not None and src.is_file():
-            board = apply_overrides(board, load_overrides(src.read_bytes(), str(src)), str(src))
-    return board
+    if shipped is not None and shipped.is_file():
+        board = apply_overrides(board, load_overrides(shipped.read_bytes(), str(shipped)),
+                                str(shipped))
+    mine = user_corrections_path(board.id)
+    try:
+        return apply_overrides(board, read_corrections(mine), str(mine))
+    except FileNotFoundError:
+        return board
+    except (DataError, boundedread.InputFileError) as e:
+        # The player's own file, not ours: "reinstall Wartable" cannot mend it, and it
+        # must not block every game on this map (issue 15). Moved aside, the map is used
+        # without it, and the player is told once.
+        moved = boundedread.set_aside(mine)
+        _notices[board.id] = (f"Your map corrections for {board.title} were not used: "
+                              f"{e}; {moved}; the map is used without them.")
+        return board
+
+
+# map id -> what happened to the player's damaged corrections file, told once (take_notices)
+_notices: dict[str, str] = {}
+
+
+def take_notices() -> list[str]:
+    """Notices about the player's own files set aside while loading games, each told once."""
+    out = list(_notices.values())
+    _notices.clear()
+    return out
+
+
+CORRECTIONS_LIMITS = boundedread.Limits(16 * 1024 * 1024, max_nodes=1_000_000, max_depth=20)
+
+
+def read_corrections(path: Path) -> MapOverrides:
+    """The player's corrections file, bounded; FileNotFoundError when there is none."""
+    data = boundedread.read_bytes(path, CORRECTIONS_LIMITS, "fix it or delete it",
+                                  str(path))
+    try:  # nesting and numbers capped before load_overrides parses it
+        boundedread.parse_json(boundedread.decode_text(data, str(path), "fix it or delete it"),
+                               CORRECTIONS_LIMITS, str(path), "fix it or delete it")
+    except json.JSONDecodeError:
+        pass  # load_overrides names the broken spot
+    return load_overrides(data, str(path))
 
 
 def forget(game_id: str) -> None:

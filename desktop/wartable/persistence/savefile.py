@@ -275,8 +275,9 @@ def _upgrade_format(doc: dict[str, Any], source: str) -> dict[str, Any]:
     # 2**63 versions, issue 15).
     if version < FORMAT_VERSION - len(MIGRATIONS) or \
             any(n not in MIGRATIONS for n in range(version, FORMAT_VERSION)):
-        raise _fail(source, f"it uses save format {_short(str(version), 20)}, which this Wartable can no "
-                    "longer read", "open and save it again with an older Wartable first")
+        raise _fail(source, f"it uses save format {_short(str(version), 20)}, which this "
+                    "Wartable can no longer read",
+                    "open and save it again with an older Wartable first")
     for n in range(version, FORMAT_VERSION):
         try:
             upgraded = MIGRATIONS[n](doc)

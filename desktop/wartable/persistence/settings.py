@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from wartable.core.errors import WartableError
+from wartable.persistence import boundedread
 from wartable.persistence.locations import config_dir
 from wartable.persistence.savefile import write_atomic
 
@@ -29,6 +30,7 @@ DICE_MODES = ("digital", "physical")
 MAX_RECENT = 10
 MAX_AUTOSAVE_KEEP = 100
 MAX_SETTINGS_BYTES = 1024 * 1024  # settings are a few hundred bytes; more is not ours
+_LIMITS = boundedread.Limits(MAX_SETTINGS_BYTES, max_nodes=10_000, max_depth=20)
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,21 +131,18 @@ def settings_to_dict(s: Settings) -> dict[str, Any]:
 
 def _read(path: Path) -> tuple[dict[str, Any] | None, str | None]:
     """The file's JSON object (None when absent or unusable) and what is wrong with it."""
-    try:
-        with open(path, "rb") as f:
-            raw = f.read(MAX_SETTINGS_BYTES + 1)
+    try:  # bounded: a FIFO or /dev/zero here once hung the app (issue 15)
+        d = boundedread.read_json(path, _LIMITS, "the defaults are used")
     except FileNotFoundError:
         return None, None
-    except OSError as e:
-        return None, f"cannot be read ({e.strerror or e})"
-    if len(raw) > MAX_SETTINGS_BYTES:
-        return None, "is too large to be a settings file"
-    try:
-        d = json.loads(raw.decode("utf-8"))
-    except UnicodeDecodeError:
-        return None, "is not UTF-8 text"
-    except (ValueError, RecursionError) as e:
-        return None, f"is not valid JSON ({str(e)[:80]})"
+    except boundedread.InputFileError as e:
+        if "more than" in e.problem and "MB" in e.problem:
+            return None, "is too large to be a settings file"
+        if "UTF-8" in e.problem or "binary" in e.problem:
+            return None, f"is not UTF-8 text ({e.problem})"
+        if "not valid JSON" in e.problem:
+            return None, f"is not valid JSON ({e.problem[:100]})"
+        return None, f"cannot be used: {e.problem}"
     if not isinstance(d, dict):
         return None, "does not hold a JSON object"
     return d, None
@@ -181,8 +180,8 @@ def save_settings(s: Settings) -> Path:
                 problem = "has invalid fields"
             known = {f.name for f in fields(Settings)}
             extra = {k: v for k, v in old.items() if k not in known}  # a newer app's keys
-        if problem is not None and path.exists():
-            write_atomic(path.with_name(SETTINGS_NAME + BAD_SUFFIX), path.read_bytes())
+        if problem is not None and path.is_file():  # moved, not read: it may be huge
+            os.replace(path, path.with_name(SETTINGS_NAME + BAD_SUFFIX))
         doc = {**extra, **settings_to_dict(s)}
         text = json.dumps(doc, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
         write_atomic(path, text.encode("utf-8"))

@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import math
 import re
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,9 +18,11 @@ from typing import Any
 from wartable.core.errors import DataError
 from wartable.engine.rules import Game
 from wartable.model.values import thaw
-from wartable.persistence import gamedata, locations
+from wartable.persistence import boundedread, gamedata, locations
 from wartable.persistence.savefile import write_atomic
 
+# The player's printed values: a few KB of TOML.
+_LIMITS = boundedread.Limits(4 * 1024 * 1024, max_nodes=200_000, max_depth=20)
 FOLDER = "tables"
 
 
@@ -42,9 +43,9 @@ class PlayerTables:
 def parse_overrides(text: str, source: str) -> dict[str, Any]:
     """TOML text -> {table id: table}; only `[tables.<id>]` tables are allowed."""
     try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as e:
-        raise DataError(source, "", f"is not valid TOML: {e}") from e
+        data = boundedread.parse_toml(text, _LIMITS, source, "")
+    except boundedread.InputFileError as e:
+        raise DataError(source, "", e.problem.removeprefix("it ")) from e
     extra = sorted(set(data) - {"tables"})
     if extra:
         raise DataError(source, extra[0], "is not allowed here; the file holds only "
@@ -74,9 +75,13 @@ def check_overrides(base: Game, overrides: Mapping[str, Any], source: str) -> Ga
 def read_overrides(game_id: str) -> dict[str, Any]:
     """The player's file as {table id: table}; {} when there is none. Raises DataError."""
     path = overrides_path(game_id)
-    if not path.is_file():
+    try:  # bounded, regular files only (issue 15)
+        text = boundedread.read_text(path, _LIMITS, "fix the file or use Game → Rule Tables")
+    except FileNotFoundError:
         return {}
-    return parse_overrides(path.read_text(encoding="utf-8"), str(path))
+    except boundedread.InputFileError as e:
+        raise DataError(str(path), "", e.problem) from e
+    return parse_overrides(text, str(path))
 
 
 def player_tables(game_id: str) -> PlayerTables:

@@ -16,11 +16,13 @@ from pathlib import Path
 
 from wartable.core.errors import DataError
 from wartable.model.parse import Reader
+from wartable.persistence import boundedread
 from wartable.persistence.locations import data_dir
 from wartable.persistence.savefile import write_atomic
 
 FORMAT = 1
 MAX_BYTES = 1 << 20
+_LIMITS = boundedread.Limits(MAX_BYTES, max_nodes=100_000, max_depth=20)
 
 
 class UnderlayError(DataError):
@@ -74,20 +76,13 @@ def load_underlay(map_id: str) -> Underlay | None:
     wrong and what to do) for a damaged file, which is left untouched."""
     path = underlay_path(map_id)
     source = str(path)
-    try:
-        with open(path, "rb") as f:
-            raw = f.read(MAX_BYTES + 1)
+    try:  # bounded: a FIFO here once hung the app (issue 15)
+        d = boundedread.read_json(path, _LIMITS, "calibrate the scan again (View → Scan "
+                                  "Underlay…) to replace it")
     except FileNotFoundError:
         return None
-    except OSError as e:
-        raise UnderlayError(source, "", f"cannot be read ({e.strerror or e})") from e
-    if len(raw) > MAX_BYTES:
-        raise UnderlayError(source, "", "is too large to be a calibration file")
-    try:
-        d = json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError, RecursionError) as e:
-        raise UnderlayError(source, "", f"is not valid JSON ({str(e)[:80]}); calibrate the "
-                            "scan again (View → Scan Underlay…) to replace it") from e
+    except boundedread.InputFileError as e:
+        raise UnderlayError(source, "", f"{e.problem}; {e.todo}") from e
     u = underlay_from_dict(d, source)
     if u.map_id != map_id:
         raise UnderlayError(source, "map", f"is {u.map_id!r}, not {map_id!r}")

@@ -35,7 +35,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from wartable.core.errors import MapError
+from wartable.core.errors import MapError, WartableError
 from wartable.core.frozen import FrozenMap
 from wartable.core.hexgrid import Hexside, hexside_endpoints
 from wartable.maps.model import HexMap
@@ -43,10 +43,10 @@ from wartable.maps.overrides import (
     MapOverrides,
     apply_overrides,
     dump_overrides,
-    load_overrides,
 )
 from wartable.model.definition import Side, UnitType
 from wartable.persistence import gamedata
+from wartable.persistence.boundedread import InputFileError
 from wartable.persistence.savefile import write_atomic
 from wartable.ui.map.items import CounterDefinition
 from wartable.ui.map.view import MapView
@@ -212,12 +212,12 @@ class MapEditor(QWidget):
         o = MapOverrides(board.id)
         self._show_status("")
         path = gamedata.user_corrections_path(board.id)
-        if path.is_file():
+        if path.exists():
             try:
-                loaded = load_overrides(path.read_bytes(), str(path))
+                loaded = gamedata.read_corrections(path)
                 apply_overrides(_unrename(board, loaded), loaded, str(path))
                 o = loaded
-            except (MapError, OSError) as e:
+            except (MapError, OSError, WartableError) as e:
                 self._show_status(_one_line(e), error=True)
         self._original = _unrename(board, o)
         self.overrides = self.saved_overrides = o
@@ -405,9 +405,9 @@ class MapEditor(QWidget):
         if self._original is None:
             return False
         try:
-            o = load_overrides(Path(path).read_bytes(), str(path))
+            o = gamedata.read_corrections(Path(path))
             apply_overrides(self._original, o, str(path))
-        except MapError as e:
+        except (MapError, InputFileError) as e:
             self._show_status(_one_line(e), error=True)
             return False
         except OSError as e:

@@ -40,6 +40,7 @@ from PySide6.QtWidgets import (
 from wartable.core.affine import Affine, fit_affine, residuals
 from wartable.core.errors import WartableError
 from wartable.maps.model import AreaMap, BoardMap, HexMap
+from wartable.persistence.boundedread import InputFileError, check_file
 from wartable.persistence.underlays import (
     CalibrationPoint,
     Underlay,
@@ -56,6 +57,7 @@ from wartable.ui.map.view import MapView
 Z_UNDERLAY = 1.0  # above the terrain fills (0), below hexsides (2), grid, names, counters
 MAX_SIDE_PX = 8192  # larger scans are shown scaled down (calibration stays in full pixels)
 IMAGE_LIMIT_MB = 1024
+MAX_SCAN_BYTES = 2 * 1024 * 1024 * 1024  # a 600 dpi TIFF of a whole map fits
 
 
 @dataclass(frozen=True)
@@ -68,6 +70,13 @@ class Scan:
 
 def load_scan(path: str) -> Scan:
     """Read a scan, scaled down past MAX_SIDE_PX. Raises WartableError with what to do."""
+    todo = "choose a PNG, JPEG, TIFF or BMP image of the map"
+    try:  # a FIFO here once blocked the image reader forever (issue 15)
+        check_file(path, MAX_SCAN_BYTES, todo, Path(path).name)
+    except InputFileError as e:
+        raise WartableError(f"Cannot open the scan {e}") from e
+    except OSError:
+        pass  # missing: QImageReader below says so in its own words
     reader = QImageReader(path)
     reader.setAllocationLimit(IMAGE_LIMIT_MB)
     size = reader.size()
