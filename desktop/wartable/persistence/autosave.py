@@ -22,10 +22,16 @@ from pathlib import Path
 from wartable.core.errors import SaveFileError
 from wartable.engine.session import Session
 from wartable.persistence.locations import autosave_dir, data_dir
-from wartable.persistence.savefile import SAVE_SUFFIX_GZ, dump_save, write_atomic
+from wartable.persistence.savefile import (
+    SAVE_SUFFIX_GZ,
+    dump_save,
+    remove_stale_temps,
+    write_atomic,
+)
 
 LOCK_NAME = "session.lock"
 DEFAULT_KEEP = 10
+STALE_TEMP_SECONDS = 60.0
 _NAME_RE = re.compile(
     r"^autosave-(?P<game>[A-Za-z0-9_]+)-(?P<ts>\d{8}T\d{6}Z)-(?P<serial>\d+)"
     + re.escape(SAVE_SUFFIX_GZ) + "$"
@@ -87,6 +93,8 @@ def autosave(session: Session, saved_at: datetime | str, keep: int = DEFAULT_KEE
         raise SaveFileError(f"Autosave failed: {e.strerror or e}; free some disk space. "
                             "The game is still open.") from e
     rotate(keep)
+    # Another Wartable may be writing one right now: only those a minute old are stale.
+    remove_stale_temps(autosave_dir(), None, older_than=STALE_TEMP_SECONDS)
     return path
 
 
@@ -154,6 +162,7 @@ def mark_running() -> bool:
     if _held_by_other(_read_pid(lock)):
         return False
     write_atomic(lock, f"{os.getpid()}\n".encode("ascii"))
+    remove_stale_temps(autosave_dir())  # ours alone now: what killed saves left (issue 15)
     return True
 
 

@@ -28,14 +28,17 @@ the problem and what to do; the file itself is only ever read.
 from __future__ import annotations
 
 import contextlib
+import errno
 import gzip
 import hashlib
 import io
 import json
 import os
+import re
 import secrets
 import stat
 import sys
+import time
 import zlib
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -473,6 +476,57 @@ def _fsync_dir(directory: Path) -> None:
         os.close(fd)
 
 
+_TEMP_HEX = 6
+_TEMP_RE = re.compile(r"^\.(?P<name>.+)\.[0-9a-f]{12}\.tmp$")
+
+
+def remove_stale_temps(directory: Path, name: str | None = None,
+                       older_than: float = 0.0) -> int:
+    """Delete temp files write_atomic left behind when it was killed mid-write (issue 15:
+    they piled up forever): those for `name` only, or every one in a folder Wartable owns
+    (None), last written at least `older_than` seconds ago. Returns how many went."""
+    removed = 0
+    try:
+        entries = list(os.scandir(directory))
+    except OSError:
+        return 0
+    now = time.time()
+    for entry in entries:
+        m = _TEMP_RE.match(entry.name)
+        if m is None or (name is not None and m.group("name") != name):
+            continue
+        try:
+            if not entry.is_file(follow_symlinks=False) or \
+                    now - entry.stat(follow_symlinks=False).st_mtime < older_than:
+                continue
+            os.unlink(entry.path)
+            removed += 1
+        except OSError:
+            continue  # held open elsewhere (Windows) or already gone: next time
+    return removed
+
+
+def _check_target(target: Path) -> SaveFileError | None:
+    """Why a save must not go to `target` (issue 15: a read-only save was silently
+    replaced, a FIFO turned into a file), or None."""
+    try:
+        st = os.stat(target)
+    except FileNotFoundError:
+        return None
+    except OSError as e:
+        return SaveFileError(f"Cannot save {target.name}: {e.strerror or e}; choose another "
+                             "name or folder. The game is still open.")
+    if not stat.S_ISREG(st.st_mode):
+        return SaveFileError(f"Cannot save {target.name}: it is not a regular file (a pipe, "
+                             "device or folder); choose another name. The game is still open.")
+    if not st.st_mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH) or \
+            not os.access(target, os.W_OK):
+        return SaveFileError(f"Cannot save {target.name}: the file is read-only; save under "
+                             "another name, or make it writable first. The game is still "
+                             "open.")
+    return None
+
+
 def write_atomic(path: str | os.PathLike[str], data: bytes) -> None:
     """Replace `path` with `data` all at once: readers see the old file or the new, never half.
 
@@ -483,10 +537,14 @@ def write_atomic(path: str | os.PathLike[str], data: bytes) -> None:
     target = Path(path)
     if target.is_symlink():
         target = Path(os.path.realpath(target))  # replace the file, keep the user's link
+    with contextlib.suppress(FileNotFoundError):
+        if not stat.S_ISREG(os.stat(target).st_mode):  # never replace a pipe or a device
+            raise OSError(errno.EINVAL, "it is not a regular file (a pipe, device or folder)")
     directory = target.parent
+    remove_stale_temps(directory, target.name)  # left by a save that was killed
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
     while True:
-        tmp = directory / f".{target.name}.{secrets.token_hex(6)}.tmp"
+        tmp = directory / f".{target.name}.{secrets.token_hex(_TEMP_HEX)}.tmp"
         try:
             fd = os.open(tmp, flags, 0o666)  # 0o666 & umask: the mode a normal write gets
             break
@@ -511,6 +569,9 @@ def save_to_path(session: Session, path: str | os.PathLike[str], saved_at: datet
                  title: str | None = None, note: str | None = None) -> Path:
     """Write the session's save atomically; gzip when the name ends in .gz."""
     target = Path(path)
+    refused = _check_target(Path(os.path.realpath(target)))
+    if refused is not None:
+        raise refused
     data = dump_save(session, saved_at, gz=target.name.endswith(".gz"), title=title, note=note)
     try:
         write_atomic(target, data)

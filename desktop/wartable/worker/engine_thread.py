@@ -20,7 +20,7 @@ from PySide6.QtCore import QObject, QThread, Signal, Slot
 from wartable.core.errors import IllegalAction, WartableError
 from wartable.engine.loop import deciding_side
 from wartable.engine.session import Session
-from wartable.persistence import autosave, savefile, tables
+from wartable.persistence import autosave, gamedata, savefile, tables
 from wartable.worker.commands import (
     Command,
     Failure,
@@ -65,43 +65,58 @@ class _Worker(QObject):
             self.busy.emit(request, 0)
 
     def _publish(self, session: Session, new_events: tuple[Any, ...], dirty: bool,
-                 notice: str | None = None) -> None:
-        self.session = session
-        self.generation += 1
+                 notice: str | None = None, path: Path | None | str = "same") -> None:
+        """Make `session` current. Everything that can fail (the prompt) is worked out
+        first, so a failure leaves the worker exactly as it was (issue 15: a failed
+        command once left its change behind, which the next Save wrote)."""
         side = deciding_side(session.state)
-        self.snapshot.emit(Snapshot(self.generation, session, session.prompt(side), new_events,
-                                    self.path, dirty, notice))
+        prompt = session.prompt(side)
+        new_path = self.path if isinstance(path, str) else path
+        snap = Snapshot(self.generation + 1, session, prompt, new_events, new_path, dirty,
+                        notice)
+        self.session, self.path, self.generation = session, new_path, self.generation + 1
+        self.snapshot.emit(snap)
+
+    def _autosave(self, session: Session) -> None:
+        """Autosave after a change already made: a failure says so truthfully."""
+        if not self.autosave_enabled:
+            return
+        try:
+            autosave.autosave(session, _now())
+        except Exception as e:  # noqa: BLE001 - the move stands; only the autosave failed
+            raise WartableError(f"The move was made, but the autosave failed: {e}") from e
 
     def _handle(self, cmd: Command) -> None:
         if isinstance(cmd, NewGame):
             # The player's own printed values for the rule tables, when valid (issue 5).
             mine = tables.player_tables(cmd.game_id)
             s = Session.start(mine.game, cmd.scenario, cmd.options, cmd.seed, cmd.dice_mode)
-            self.path = None
-            self._publish(s, s.events, dirty=True, notice=mine.problem)
+            self._publish(s, s.events, dirty=True, notice=_notice(mine.problem), path=None)
         elif isinstance(cmd, Load):
             # Raises SaveFileError; nothing changes. A long log replays with progress.
             s = savefile.load_from_path(cmd.path, progress=self._replaying)
-            self.path = cmd.path
-            self._publish(s, s.events, dirty=False, notice=tables.save_notice(s.game))
+            self._publish(s, s.events, dirty=False, notice=_notice(tables.save_notice(s.game)),
+                          path=cmd.path)
         elif isinstance(cmd, Save):
             s = self._need()
             savefile.save_to_path(s, cmd.path, _now())
-            self.path = cmd.path
-            self._publish(s, (), dirty=False)
+            try:
+                self._publish(s, (), dirty=False, path=cmd.path)
+            except Exception as e:  # the file is written: never report the save as failed
+                raise WartableError(f"The game was saved to {cmd.path.name}, but the view "
+                                    f"could not be refreshed ({type(e).__name__}: {e}).") from e
         elif isinstance(cmd, SetTable):
             # Seats change, not the game: the log and the state stay (issue 7).
             s = self._need()
             new = replace(s, options=s.options.update(cmd.options))
             self._publish(new, (), True)
-            if self.autosave_enabled:
-                autosave.autosave(new, _now())
+            self._autosave(new)
         elif isinstance(cmd, Submit):
             s = self._need()
             new = s.submit(cmd.action)
             self._publish(new, new.events[len(s.events):], True)
-            if self.autosave_enabled and _step_changed(s, new):
-                autosave.autosave(new, _now())
+            if _step_changed(s, new):
+                self._autosave(new)
         elif isinstance(cmd, Undo | Redo):
             s = self._need()
             new = s.undo() if isinstance(cmd, Undo) else s.redo()
@@ -154,6 +169,13 @@ def _failure(request: int, e: Exception) -> Failure:
     tb = traceback.format_exc(limit=6)
     return Failure(request, f"Internal error ({type(e).__name__}: {e}). The game was not "
                    f"changed. Please report this with the log.\n{tb}", False)
+
+
+def _notice(first: str | None) -> str | None:
+    """The status line for a game just opened: its own notice and any about the player's
+    files that loading the game set aside (gamedata.take_notices)."""
+    parts = [p for p in (first, *gamedata.take_notices()) if p]
+    return " ".join(parts) or None
 
 
 def _step_changed(a: Session, b: Session) -> bool:
