@@ -6,6 +6,7 @@ send commands and draw the snapshots that come back, so none takes more than a f
 
 from __future__ import annotations
 
+import sys
 from dataclasses import replace
 from pathlib import Path
 
@@ -86,6 +87,7 @@ class MainWindow(QMainWindow):
         self._base_point_size = self.font().pointSizeF()
         self.settings, warning = settings_mod.load_settings()
         self.snapshot: Snapshot | None = None
+        self.last_error = ""  # the last problem told to the player in a box (tests read it)
         self.free_play = False
         self._board_key: tuple[str, str] | None = None
         self._fit_pending = False
@@ -322,11 +324,15 @@ class MainWindow(QMainWindow):
                  dice_mode: str = "digital", table: dict[str, object] | None = None) -> None:
         """`table`: rule options plus the seats per side ("table.seats") and solitaire
         ("table.solitaire"), kept with the game's options so a save reopens seated alike."""
+        if not self.save_before_leaving("starting a new game"):
+            return
         self.seated = None
         self.client.send(NewGame(game_id, scenario, freeze(table or {}), seed, dice_mode))
         self.settings = replace(self.settings, last_game=game_id)
 
     def open_path(self, path: Path) -> None:
+        if not self.save_before_leaving("opening another game"):
+            return
         self.client.send(Load(Path(path)))
 
     def open_dialog(self, path: Path | None = None) -> None:
@@ -994,23 +1000,58 @@ class MainWindow(QMainWindow):
             f"board wargames.<br><br>{ATTRIBUTION}",
         )
 
+    def save_before_leaving(self, doing: str) -> bool:
+        """Offer to save a changed game and save it, waiting until it is on disk, before
+        anything else may happen (issue 15: a failing settings write once killed the app
+        while the save was still queued). False: stay, the game is kept (cancelled, no
+        file chosen, or the save failed)."""
+        snap = self.snapshot
+        if not (self.confirm_close and snap is not None and snap.dirty):
+            return True
+        r = QMessageBox.question(
+            self, "Wartable", f"Save the game before {doing}?",
+            QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard
+            | QMessageBox.StandardButton.Cancel,
+        )
+        if r == QMessageBox.StandardButton.Discard:
+            return True
+        if r != QMessageBox.StandardButton.Save:
+            return False
+        path = snap.path
+        if path is None:
+            d = snap.session.game.definition
+            suggested = saves_dir() / f"{d.id}-{snap.session.scenario}.wartable.json"
+            name, _ = QFileDialog.getSaveFileName(self, "Save game", str(suggested),
+                                                  SAVE_FILTER)
+            if not name:
+                return False
+            path = Path(name)
+        failure = self.client.send_and_wait(Save(path))
+        if failure is not None:
+            first = failure.message.splitlines()[0]
+            self.last_error = first
+            QMessageBox.warning(self, "Wartable", f"{first}\nThe game is still open.")
+            return False
+        return True
+
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 - Qt override
-        if self.confirm_close and self.snapshot is not None and self.snapshot.dirty:
-            r = QMessageBox.question(
-                self,
-                "Wartable",
-                "Save the game before closing?",
-                QMessageBox.StandardButton.Save
-                | QMessageBox.StandardButton.Discard
-                | QMessageBox.StandardButton.Cancel,
-            )
-            if r == QMessageBox.StandardButton.Cancel:
+        try:
+            if not self.save_before_leaving("closing"):
                 event.ignore()
                 return
-            if r == QMessageBox.StandardButton.Save:
-                self.save()
-        geo = bytes(self.saveGeometry().toBase64().data()).decode()
-        self.settings = replace(self.settings, window_geometry=geo)
-        settings_mod.save_settings(self.settings)
+        except Exception as e:  # noqa: BLE001 - never abort with the game unsaved
+            self.last_error = f"Could not save before closing: {e}"
+            QMessageBox.warning(self, "Wartable", f"{self.last_error}\nThe game is still open.")
+            event.ignore()
+            return
+        try:  # the game is safe now; a settings failure is told, never fatal (issue 15)
+            geo = bytes(self.saveGeometry().toBase64().data()).decode()
+            self.settings = replace(self.settings, window_geometry=geo)
+            settings_mod.save_settings(self.settings)
+        except Exception as e:  # noqa: BLE001 - WartableError, or anything else: closing goes on
+            self.last_error = f"Settings were not saved: {e}"
+            print(f"wartable: {self.last_error}", file=sys.stderr)
+            if self.confirm_close:
+                QMessageBox.warning(self, "Wartable", self.last_error)
         self.client.shutdown()
         event.accept()

@@ -15,7 +15,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QObject, QThread, Signal, Slot
+from PySide6.QtCore import QEventLoop, QObject, QThread, QTimer, Signal, Slot
 
 from wartable.core.errors import IllegalAction, WartableError
 from wartable.engine.loop import deciding_side
@@ -199,6 +199,7 @@ class EngineClient(QObject):
     queryDone = Signal(object)  # QueryResult (stale ones are dropped before this fires)
     progress = Signal(int, int, str)
     busyChanged = Signal(bool)
+    handled = Signal(int)  # a request the worker finished (after its snapshot or failure)
     _send = Signal(int, object)
     _ask = Signal(int, object, object, int)
 
@@ -240,6 +241,41 @@ class EngineClient(QObject):
             self._send.emit(request, command)
         return request
 
+    def send_and_wait(self, command: Command, timeout_ms: int = 120_000) -> Failure | None:
+        """Send a command and wait until the worker has handled it (events keep flowing):
+        for closing, New and Open, where nothing else may happen before the game is on
+        disk (issue 15). None when it succeeded, else its Failure."""
+        loop = QEventLoop()
+        mine: list[int] = []
+        failures: list[Failure] = []
+        finished: list[bool] = []
+
+        def on_failure(f: Failure) -> None:
+            if mine and f.request == mine[0]:
+                failures.append(f)
+
+        def on_busy(request: int) -> None:  # on this thread, after the request's failure
+            if mine and request == mine[0]:
+                finished.append(True)
+                loop.quit()
+
+        self.failed.connect(on_failure)
+        self.handled.connect(on_busy)
+        try:
+            mine.append(self.send(command))
+            QTimer.singleShot(timeout_ms, loop.quit)
+            if not finished:
+                loop.exec()
+        finally:
+            self.failed.disconnect(on_failure)
+            self.handled.disconnect(on_busy)
+        if failures:
+            return failures[0]
+        if not finished:
+            return Failure(mine[0], "The engine did not answer in time; the game was not "
+                           "saved.", False)
+        return None
+
     def cancel(self, request: int) -> None:
         ev = self._cancels.get(request)
         if ev is not None:
@@ -259,6 +295,8 @@ class EngineClient(QObject):
         (self._running.add if running else self._running.discard)(request)
         if bool(self._running) != was:
             self.busyChanged.emit(bool(self._running))
+        if not running:
+            self.handled.emit(request)
 
     @property
     def busy(self) -> bool:
