@@ -392,3 +392,32 @@ def test_6_3_a_units_own_hex_never_blocks_its_line() -> None:
     fr = ids(s, "fr_infantry", 1)[0]
     s = put(s, fr, "2108")
     assert status(s, fr).supplied
+
+
+def test_issue15_finding5_supply_loss_beneath_the_top_is_told_only_to_its_owner() -> None:
+    # Two French corps stacked in the Ruhr city 2108, every neighbour German-held: both are
+    # out of supply in the Anglo-French terminal supply phase [6.8]. The Germans see only
+    # the top one [7.3], so the log may name only that one to them.
+    s = base()
+    fr = ids(s, "fr_infantry", 2)
+    s = put(put(s, fr[0], "2108"), fr[1], "2108")
+    s = surround(s, germans(len(B.neighbors["2108"]), s), list(B.neighbors["2108"]))
+    g = game()
+    from wartable.games.whatif1940 import fog, hidden
+
+    (under,) = [p.id for p in fog.hidden_from(g, s, GERMAN)["2108"]]
+    top = next(i for i in fr if i != under)
+    pos = next(p for p in g.positions if p.step.id == "af_supply")
+    st = replace(s, step_index=pos.index, active_side="anglo_french")
+    out = g.rules.enter_step(g, st, pos)
+    public = [e for e in out.events if not e.private_to]
+    reduced = [e for e in out.events if "is reduced" in e.text and "beneath" not in e.text]
+    assert len(reduced) == 2
+    # The hidden unit's own line is private to its owner...
+    assert [e.private_to for e in reduced if e.private_to] == ["anglo_french"]
+    # ...and the Germans read an anonymous line instead.
+    anon = [e for e in public if "beneath the top of the stack at 2108" in e.text]
+    assert len(anon) == 1 and "out of supply" in anon[0].text
+    named = [e for e in public if "is reduced" in e.text and "beneath" not in e.text]
+    assert [hidden.display_name(g, st, st.piece(top)) in e.text for e in named] == [True]
+    assert out.state.piece(under).attrs.get(A_STEP) == 2
