@@ -54,7 +54,7 @@ from wartable.engine.rules import Game
 from wartable.engine.session import Session
 from wartable.model.serialize import canonical_json, state_hash, state_to_dict
 from wartable.model.values import freeze, thaw
-from wartable.persistence import boundedread, gamedata
+from wartable.persistence import boundedread, gamedata, scramble
 
 FORMAT_TAG = "wartable-save"
 FORMAT_VERSION = 1
@@ -136,6 +136,9 @@ def session_to_save(session: Session, saved_at: datetime | str, *, title: str | 
         "state": state_to_dict(final),
         "state_hash": state_hash(final),
     }
+    # Secrets unreadable at a glance; the hash is of the plain state (issue 15).
+    if scramble.scramble_state(session.game, final, doc["state"]):
+        doc[scramble.NOTE_KEY] = scramble.SECRETS_NOTE
     overrides = gamedata.table_overrides_of(session.game)
     if overrides:
         doc["table_overrides"] = overrides
@@ -339,6 +342,10 @@ def _check_fields(doc: dict[str, Any], source: str) -> None:
 def _read_doc(data: bytes, source: str) -> dict[str, Any]:
     doc = _upgrade_format(_parse(data, source), source)
     _check_fields(doc, source)
+    try:  # the plain state from here on (persistence/scramble.py)
+        scramble.unscramble_state(doc["state"])
+    except scramble.ScrambleError as e:
+        raise _fail(source, str(e), _DAMAGED) from e
     return doc
 
 
