@@ -256,8 +256,13 @@ def _free_move(game: Game, state: GameState, action: Action) -> Outcome:
     p = state.pieces[pid]
     text = (f"House rule: {game.definition.side(action.side).name} moved "
             f"{game.rules.piece_name(game, p)} {p.location} → {to} (free play)")
-    return Outcome(state.with_piece(replace(p, location=to)),
-                   (Event("override", text, action.side),))
+    moved = state.with_piece(replace(p, location=to))
+    # House rules move pieces freely, but not into a position the game's own code cannot
+    # handle (issue 15: 1,042 accepted free moves broke the games' invariants).
+    broken = set(game.rules.invariants(game, moved)) - set(game.rules.invariants(game, state))
+    if broken:
+        raise IllegalAction(f"Even in free play, not there: {sorted(broken)[0]}")
+    return Outcome(moved, (Event("override", text, action.side),))
 
 
 def _set_dice_mode(game: Game, state: GameState, action: Action) -> Outcome:
