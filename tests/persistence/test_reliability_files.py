@@ -18,9 +18,16 @@ import pytest
 from savetest_helpers import base_doc, encode, expect_error, played_session
 
 from wartable.core.errors import DataError, SaveFileError
-from wartable.persistence import autosave, boundedread, gamedata, savefile, scramble, tables
+from wartable.persistence import (
+    autosave,
+    boundedread,
+    gamedata,
+    savefile,
+    scramble,
+    tables,
+    underlays,
+)
 from wartable.persistence import settings as st
-from wartable.persistence import underlays
 from wartable.persistence.boundedread import InputFileError, Limits
 
 SAVED_AT = "2026-01-01T00:00:00+00:00"
