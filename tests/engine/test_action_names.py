@@ -5,8 +5,8 @@ break the game's own invariants, and every refusal is IllegalAction, never the b
 from __future__ import annotations
 
 import pytest
-from testgame.rules import SkirmishRules
 
+from testgame.rules import SkirmishRules
 from wartable.core.errors import IllegalAction, WartableError
 from wartable.engine.actions import FREE_MOVE, Action, Outcome
 from wartable.engine.loop import apply
