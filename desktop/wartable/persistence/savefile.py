@@ -31,7 +31,6 @@ import contextlib
 import errno
 import gzip
 import hashlib
-import io
 import json
 import os
 import re
@@ -39,7 +38,6 @@ import secrets
 import stat
 import sys
 import time
-import zlib
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import datetime
@@ -198,20 +196,12 @@ def _mib(n: int) -> str:
 
 def _gunzip(data: bytes, source: str) -> bytes:
     """Decompress in bounded chunks so a gzip bomb stops at the limit, not at the end."""
-    out = bytearray()
     try:
-        with gzip.GzipFile(fileobj=io.BytesIO(data), mode="rb") as f:
-            while chunk := f.read(_CHUNK):
-                out += chunk
-                if len(out) > MAX_JSON_BYTES:
-                    raise _fail(source, f"it unpacks to more than {_mib(MAX_JSON_BYTES)}, far "
-                                "more than any save", "it is not a Wartable save")
-    except EOFError as e:
-        raise _fail(source, "the compressed file is truncated (it ends too early)",
-                    "it was cut short while copying or saving; open an autosave instead") from e
-    except (OSError, zlib.error) as e:  # gzip.BadGzipFile is an OSError
-        raise _fail(source, f"the compressed data is damaged ({e})", _DAMAGED) from e
-    return bytes(out)
+        return boundedread.gunzip(data, MAX_JSON_BYTES, source, _DAMAGED)
+    except boundedread.InputFileError as e:
+        todo = ("it was cut short while copying or saving; open an autosave instead"
+                if "truncated" in e.problem else e.todo)
+        raise _fail(source, e.problem, todo) from e
 
 
 def _parse(data: bytes, source: str) -> dict[str, Any]:
