@@ -169,8 +169,8 @@ def cmd_play(args: argparse.Namespace) -> int:
             raise WartableError(f"action {i} of {len(actions)} ({a.verb[:20]}) could not be "
                                 f"applied ({type(e).__name__}: {str(e)[:80]}); nothing was "
                                 "saved") from e
-        for e in s.events[before:]:
-            print(e.text)
+        for ev in s.events[before:]:
+            print(ev.text)
     out = Path(args.output or args.file)
     save_to_path(s, out, _now())
     print(f"Applied {len(actions)} actions; saved to {out}")
