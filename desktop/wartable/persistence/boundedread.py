@@ -158,6 +158,10 @@ def decode_text(data: bytes, source: str, todo: str) -> str:
     if data[:2] == GZIP_MAGIC:
         raise InputFileError(source, "the file is gzip-compressed, not text",
                              f"unpack it first, or {todo}")
+    nul = data.find(b"\x00")
+    if nul >= 0:  # valid UTF-8, but no text file of ours holds a NUL byte
+        raise InputFileError(source, f"the file is binary data (a NUL byte at offset {nul})",
+                             todo)
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as e:

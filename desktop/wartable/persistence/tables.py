@@ -77,10 +77,13 @@ def read_overrides(game_id: str) -> dict[str, Any]:
     path = overrides_path(game_id)
     try:  # bounded, regular files only (issue 15)
         text = boundedread.read_text(path, _LIMITS, "fix the file or use Game → Rule Tables")
+        boundedread.check_shape(text, _LIMITS, str(path), "")
     except FileNotFoundError:
         return {}
     except boundedread.InputFileError as e:
-        raise DataError(str(path), "", e.problem) from e
+        # Not text a player could mend in an editor (binary, UTF-16, a pipe, absurdly deep
+        # or big): moved aside so the next start is clean; a TOML mistake stays to be fixed.
+        raise DataError(str(path), "", f"{e.problem}; {boundedread.set_aside(path)}") from e
     return parse_overrides(text, str(path))
 
 
