@@ -135,9 +135,10 @@ PLACE_ARGS = ("to", "space")
 
 def _check_names(game: Game, state: GameState, action: Action) -> None:
     """Refuse an action naming a piece or a place that does not exist."""
+    # None and "" name nothing on purpose ("advance with no piece"); the game decides.
     for key in PIECE_ARGS:
         v = action.args.get(key)
-        for pid in v if isinstance(v, tuple) else (v,) if v is not None else ():
+        for pid in v if isinstance(v, tuple) else (v,) if v not in (None, "") else ():
             if not isinstance(pid, str) or pid not in state.pieces:
                 raise IllegalAction(f"There is no piece {_quoted(pid)}.")
     if not game.maps:
@@ -145,7 +146,7 @@ def _check_names(game: Game, state: GameState, action: Action) -> None:
     known = locations(game)
     for key in PLACE_ARGS:
         v = action.args.get(key)
-        if v is not None and (not isinstance(v, str) or v not in known):
+        if v not in (None, "") and (not isinstance(v, str) or v not in known):
             raise IllegalAction(f"There is no place {_quoted(v)} on this game's maps.")
 
 
