@@ -390,13 +390,9 @@ def _alike(lines: Sequence[PieceLine]) -> list[list[PieceLine]]:
 
 def _map_render(board: Any, region: tuple[float, float, float, float], pieces: Sequence[Piece],
                 game: Game, palette: Palette) -> Any:
-    # A fog placeholder (a unit hidden beneath an enemy stack's top [7.3]) has no unit type
-    # to draw; the table beside the map lists it as hidden (issue 15: KeyError 'unknown').
-    known = [p for p in pieces if p.type in game.definition.unit_types]
-
     def render(w: int, h: int) -> Image.Image:
         k = w / (region[2] - region[0])
-        img = mapdraw.draw_map(board, region, k, known, game.definition, palette=palette)
+        img = mapdraw.draw_map(board, region, k, pieces, game.definition, palette=palette)
         if img.size != (w, h):
             fixed = Image.new("RGB", (w, h), "white")
             fixed.paste(img, (0, 0))
