@@ -21,8 +21,7 @@ from wartable.engine.actions import (
     Outcome,
     Prompt,
 )
-from wartable.engine.rules import Game
-from wartable.engine.rules import _locations as locations  # every place id, cached
+from wartable.engine.rules import Game, locations
 from wartable.model.sequence import Position
 from wartable.model.state import Frame, GameState, Piece
 
