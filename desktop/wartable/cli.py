@@ -193,8 +193,11 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
         seed = f"{args.seed}" if args.games == 1 else f"{args.seed}.{g}"
         s = Session.start(game, args.scenario, seed=seed)
         last = first + args.rounds - 1 if args.rounds else None
-        rep = play_random(s, seed, max_actions=args.max_actions,
-                          until=(lambda x, last=last: x.state.turn > last) if last else None)
+        until: Callable[[Session], bool] | None = None
+        if last:
+            def until(x: Session, last: int = last) -> bool:
+                return x.state.turn > last
+        rep = play_random(s, seed, max_actions=args.max_actions, until=until)
         st = rep.session.state
         res = {"seed": seed, "actions": rep.actions, "turn": st.turn,
                "result": st.result, "problems": list(rep.problems)}

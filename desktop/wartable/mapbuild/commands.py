@@ -138,6 +138,7 @@ def build_maps(ids: list[str], *, write: bool = True) -> list[tuple[str, str, bo
                             f"{', '.join(sorted(specs))})")
     layers = load_layers() if todo else None
     for map_id in todo:
+        assert layers is not None
         spec = load_spec(specs[map_id])
         res = build_hex_map(spec, layers)
         folder = maps_dir() / spec.game

@@ -217,8 +217,9 @@ class PrintDialog(QDialog):
     def _show_pages(self, paths: tuple[Path, ...]) -> None:
         while self.pages.count():
             item = self.pages.takeAt(0)
-            if item.widget() is not None:
-                item.widget().deleteLater()
+            w = item.widget() if item is not None else None
+            if w is not None:
+                w.deleteLater()
         for p in paths:
             label = QLabel()
             label.setAlignment(Qt.AlignmentFlag.AlignHCenter)

@@ -10,6 +10,7 @@ placement boxes. Before an action that destroys the player's own units without a
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QPoint
@@ -123,7 +124,7 @@ class TablePlay:
                 for pid in selected:
                     mine = prompt.moves.get(pid, ())
                     dests = list(mine) if dests is None else [d for d in dests if d in mine]
-                costs = prompt.costs.get(selected[-1], {})
+                costs: Mapping[str, float] = prompt.costs.get(selected[-1], {})
                 sub = menu.addMenu("Move to") if dests else None
                 for d in (dests or [])[:MENU_MOVES]:
                     cost = costs.get(d)

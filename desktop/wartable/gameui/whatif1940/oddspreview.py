@@ -9,7 +9,6 @@ play and tests use: verb "attack" with the target and the attackers.
 
 from __future__ import annotations
 
-import weakref
 from collections.abc import Callable
 
 from PySide6.QtCore import Qt
@@ -152,15 +151,13 @@ class OddsPreviewPanel(QWidget):
 
 
 def player_tables_of(game: Game) -> frozenset[str]:
-    """The tables this game runs with the player's own printed values (issue 5)."""
-    hit = _PRINTED.get(id(game))
-    if hit is None or hit[0]() is not game:
-        hit = (weakref.ref(game), frozenset(gamedata.table_overrides_of(game)))
-        _PRINTED[id(game)] = hit
-    return hit[1]
+    """The tables this game runs with the player's own printed values (issue 5), found
+    once per Game and held with it."""
+    return game.derived(_player_tables)
 
 
-_PRINTED: dict[int, tuple[weakref.ref[Game], frozenset[str]]] = {}
+def _player_tables(game: Game) -> frozenset[str]:
+    return frozenset(gamedata.table_overrides_of(game))
 
 
 def render(pv: combat_odds.OddsPreview, printed: bool = False) -> str:

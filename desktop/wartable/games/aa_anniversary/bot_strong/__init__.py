@@ -83,9 +83,13 @@ from wartable.games.aa_anniversary.steps.battle import forces
 from wartable.games.aa_anniversary.steps.common import stats, world
 from wartable.model.state import GameState
 
-# (id(game), turn, step index, power) -> (the serial the head expects, the plan): a memo
-# of the plan being played; a state with another serial makes a new plan.
-_PLANS: dict[tuple[int, int, int, str], tuple[int, tuple[Planned, ...]]] = {}
+# Per game (held with it, issue 14): (turn, step index, power) -> (the serial the head
+# expects, the plan): a memo of the plan being played; another serial makes a new plan.
+PlanMemo = dict[tuple[int, int, str], tuple[int, tuple[Planned, ...]]]
+
+
+def _plan_memo(game: Game) -> PlanMemo:
+    return {}
 
 
 # --- the plan per step ---------------------------------------------------------------------
@@ -127,8 +131,9 @@ def ranked(session: Session, budget: Budget | None = None,
     if build is None:
         rest = end_buttons(p) + list(game.rules.candidate_actions(game, state, p))
         return [(a, "") for a in rest]
-    key = (id(game), state.turn, state.step_index, side)
-    hit = _PLANS.get(key)
+    plans = game.derived(_plan_memo)
+    key = (state.turn, state.step_index, side)
+    hit = plans.get(key)
     if hit is not None and hit[0] == state.serial:
         plan = hit[1]
     else:
@@ -137,9 +142,9 @@ def ranked(session: Session, budget: Budget | None = None,
     # its carrier sails to, cargo lands once its transport sailed): it is kept for later.
     legal = [x for x in plan if _still_legal(p, x.action)]
     later = plan[plan.index(legal[0]) + 1:] if legal else ()
-    if len(_PLANS) > 64:
-        _PLANS.clear()
-    _PLANS[key] = (state.serial + 1, later)
+    if len(plans) > 64:
+        plans.clear()
+    plans[key] = (state.serial + 1, later)
     return ([(x.action, x.reason) for x in legal] + _unstick(game, state, p, kind)
             + [(a, "") for a in end_buttons(p)])
 
