@@ -23,7 +23,7 @@ sys.path[:0] = [str(HERE), str(HERE.parents[1] / "desktop"),
                 str(HERE.parent / "games" / "aa_anniversary")]
 
 from aa_battles import BATTLES, catalog  # noqa: E402
-from figures import write_json  # noqa: E402
+from figures import report, write_json  # noqa: E402
 
 from wartable.core.rng import Rng  # noqa: E402
 from wartable.games.aa_anniversary.calculator import calculate  # noqa: E402
@@ -118,6 +118,7 @@ def main() -> int:
     for kind, n, cpu, wall, states, lost, ref in rows:
         print(f"  {kind:8s} {n:3d} vs {n:<3d} {cpu:8.3f} s cpu {wall:8.3f} s wall "
               f"{states:7d} states  unresolved {lost:.1e}   MC x{a.ref} {ref:7.3f} s cpu")
+    report("aa_calc", {k.removeprefix("aa_calc/"): v for k, v in figures(rows, a.ref).items()})
     if a.json:
         write_json(a.json, figures(rows, a.ref))
     if a.no_mc:
@@ -127,6 +128,7 @@ def main() -> int:
           f"({seconds:.0f} s cpu simulating)")
     print("\n".join(lines))
     print(f"\n{failures} disagreement(s)")
+    report("aa_calc/agreement", {f"{a.mc}_battles_disagreements": failures})
     return 1 if failures else 0
 
 

@@ -19,6 +19,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from figures import report
+
 ROOT = Path(__file__).resolve().parents[2]
 
 CHILD = r"""
@@ -82,5 +84,7 @@ def measure(runs: int = 3) -> dict[str, float]:
 
 
 if __name__ == "__main__":
-    for k, v in measure().items():
+    figs = measure()
+    report("app_start", {f"{k} ms": v for k, v in figs.items()})
+    for k, v in figs.items():
         print(f"{k:14s} {v:8.0f} ms")

@@ -30,6 +30,7 @@ from bench_render import (  # noqa: E402
     render_frame,
     timed,
 )
+from figures import report  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
 from wartable.maps import load_map  # noqa: E402
@@ -83,6 +84,7 @@ def main() -> int:
           f"200 counters, ms median of {args.frames})")
     for m in MAPS:
         r = measure(m, args.frames)
+        report(f"maps/{m}", r)
         print(f"{m:22s} {r['file KB']:8.0f} {r['load ms']:7.0f} {r['scene build ms']:7.0f} "
               f"{r['frame fit ms']:7.1f} {r['frame 100 % ms']:7.1f} {r['frame 400 % ms']:7.1f} "
               f"{r['load peak MB']:8.1f} {r['RSS MB']:7.0f}")

@@ -14,6 +14,8 @@ from pathlib import Path
 sys.path[:0] = [str(Path(__file__).resolve().parents[1]),
                 str(Path(__file__).resolve().parents[2] / "desktop")]
 
+from figures import report  # noqa: E402
+
 import testgame  # noqa: E402,F401
 from wartable.engine.randomplay import play_random  # noqa: E402
 from wartable.engine.session import Session  # noqa: E402
@@ -51,5 +53,7 @@ def measure(actions: int = 2000, repeats: int = 5) -> dict[str, float]:
 
 
 if __name__ == "__main__":
-    for k, v in measure().items():
+    figs = measure()
+    report("saves/2000_actions", figs)
+    for k, v in figs.items():
         print(f"{k:16s} {v:10.1f}")
