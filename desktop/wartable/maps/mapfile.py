@@ -34,12 +34,7 @@ import os
 import zlib
 from collections.abc import Callable
 from itertools import chain
-from typing import Any, TypeVar
-
-import numpy as np
-import shapely  # type: ignore[import-untyped,unused-ignore]
-from shapely.geometry import MultiPolygon, Polygon  # type: ignore[import-untyped,unused-ignore]
-from shapely.validation import explain_validity  # type: ignore[import-untyped,unused-ignore]
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from wartable.core.errors import MapError
 from wartable.core.frozen import FrozenMap
@@ -67,6 +62,12 @@ from wartable.maps.model import (
     places_index,
 )
 from wartable.model.parse import Reader, found, is_number, shown
+
+if TYPE_CHECKING:  # shapely and numpy load with the first area map (see maps/model.py)
+    from shapely.geometry import (  # type: ignore[import-untyped,unused-ignore]
+        MultiPolygon,
+        Polygon,
+    )
 
 FORMAT = "wartable-map"
 FORMAT_VERSION = 1
@@ -446,6 +447,9 @@ def _features(r: Reader) -> tuple[str, ...]:
 
 def _polygon(r: Reader) -> Polygon | MultiPolygon:
     """A GeoJSON Polygon or MultiPolygon geometry object."""
+    from shapely.geometry import MultiPolygon, Polygon  # type: ignore[import-untyped,unused-ignore]
+    from shapely.validation import explain_validity  # type: ignore[import-untyped,unused-ignore]
+
     gtype = r.data.get("type")
     coords = r.data.get("coordinates")
     if gtype in ("Polygon", "MultiPolygon"):
@@ -478,6 +482,10 @@ _NUMBERS = frozenset((int, float))
 def _fast_polygon(gtype: str, coords: Any) -> Polygon | MultiPolygon | None:
     """The geometry built from numpy arrays, or None when the coordinates are anything but
     rings of at least 4 plain finite [x, y] numbers (the slow path then says what is wrong)."""
+    import numpy as np
+    import shapely  # type: ignore[import-untyped,unused-ignore]
+    from shapely.geometry import MultiPolygon  # type: ignore[import-untyped,unused-ignore]
+
     if not isinstance(coords, list) or not coords:
         return None
     polys = [coords] if gtype == "Polygon" else coords
@@ -621,6 +629,8 @@ def _geojson(g: Polygon | MultiPolygon) -> dict[str, Any]:
     def poly(p: Polygon) -> list[list[list[float]]]:
         rings = [p.exterior, *p.interiors]
         return [[[float(x), float(y)] for x, y in r.coords] for r in rings]
+
+    from shapely.geometry import MultiPolygon  # type: ignore[import-untyped,unused-ignore]
 
     if isinstance(g, MultiPolygon):
         return {"type": "MultiPolygon", "coordinates": [poly(p) for p in g.geoms]}
