@@ -474,7 +474,7 @@ class MainWindow(QMainWindow):
         viewer = frozenset() if self.stack.currentWidget() is self.curtain \
             else self._viewer_sides(snap)
         self.log.set_viewer(viewer)
-        if first:
+        if first or snap.fresh:  # fresh: a loaded save's history, once its log is checked
             self.log.set_events(snap.session.events)
         else:
             self.log.append(snap.new_events)
