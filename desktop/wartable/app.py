@@ -14,6 +14,7 @@ from wartable import __version__
 from wartable.core.errors import WartableError
 from wartable.persistence import autosave
 from wartable.ui.mainwindow import MainWindow
+from wartable.worker.commands import Snapshot
 
 
 def _app() -> QApplication:
@@ -47,12 +48,15 @@ def run_gui(open_path: Path | None = None) -> int:
     return int(code)
 
 
-def wait_for(win: MainWindow, timeout_ms: int = 20000) -> None:
-    """Block (with the event loop running) until the worker has answered."""
+def wait_for(win: MainWindow, timeout_ms: int = 20000, *, checked: bool = False) -> None:
+    """Block (with the event loop running) until the worker has answered; with `checked`,
+    until an opened save's log is checked too (its second snapshot, issue 20)."""
     loop = QEventLoop()
     done = {"ok": False}
 
-    def finish(*_: object) -> None:
+    def finish(*args: object) -> None:
+        if checked and args and isinstance(args[0], Snapshot) and not args[0].fresh:
+            return
         done["ok"] = True
         loop.quit()
 
@@ -86,7 +90,7 @@ def screenshot(save: Path | None, out: Path, size: tuple[int, int], game: str | 
 
                 d = load_game(game or "").definition
                 win.new_game(d.id, scenario or next(iter(d.scenarios)))
-            wait_for(win)
+            wait_for(win, checked=save is not None)
             if errors:
                 raise WartableError(errors[0])
         for _ in range(5):

@@ -37,7 +37,8 @@ def main() -> int:
     ap.add_argument("--seed", default="bench")
     a = ap.parse_args()
     print_table(f"A&A bot, 1941, every power at the level, {a.rounds} rounds: "
-                "time choosing actions per power's turn (wall)", measure(a.rounds, a.seed))
+                "time choosing actions per power's turn (wall)", measure(a.rounds, a.seed),
+                key=f"aa_bot/{a.rounds}_rounds")
     return 0
 
 

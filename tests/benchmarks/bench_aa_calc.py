@@ -7,6 +7,7 @@
    a statistic agrees when |p - p^| < 4.5 * sqrt(p(1-p)/N) + 0.001.
 
 Run: PYTHONPATH=desktop:tests python tests/benchmarks/bench_aa_calc.py [--mc N] [--no-mc]
+     [--ref 500] [--sizes 10,20,40] [--json FILE]
 """
 
 from __future__ import annotations
@@ -18,9 +19,11 @@ import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-sys.path[:0] = [str(HERE.parents[1] / "desktop"), str(HERE.parent / "games" / "aa_anniversary")]
+sys.path[:0] = [str(HERE), str(HERE.parents[1] / "desktop"),
+                str(HERE.parent / "games" / "aa_anniversary")]
 
 from aa_battles import BATTLES, catalog  # noqa: E402
+from figures import report, write_json  # noqa: E402
 
 from wartable.core.rng import Rng  # noqa: E402
 from wartable.games.aa_anniversary.calculator import calculate  # noqa: E402
@@ -43,17 +46,36 @@ def armies(kind: str, n: int) -> tuple[Force, Force]:
                      fighter=2 * k))
 
 
-def timings(sizes: tuple[int, ...] = (10, 20, 40)) -> list[tuple[str, int, float, float, int,
-                                                                 float]]:
+def timings(sizes: tuple[int, ...] = (10, 20, 40), mc: int = 500,
+            ) -> list[tuple[str, int, float, float, int, float, float]]:
+    """Per battle: (kind, size, CPU s, wall s, states, unresolved mass, CPU s of `mc` Monte
+    Carlo battles of the same armies run just after: the same-run reference of issue 20)."""
     rows = []
     for kind in ("infantry", "land", "sea"):
         for n in sizes:
             att, dfn = armies(kind, n)
             w, t = time.perf_counter(), time.process_time()
             r = calculate(att, dfn, CAT)
-            rows.append((kind, n, time.process_time() - t, time.perf_counter() - w, r.states,
-                         r.unresolved))
+            cpu, wall = time.process_time() - t, time.perf_counter() - w
+            t = time.process_time()
+            if mc:
+                simulate(att, dfn, None, mc, Rng.from_seed(f"ref:{kind}:{n}"), catalog=CAT)
+            rows.append((kind, n, cpu, wall, r.states, r.unresolved, time.process_time() - t))
     return rows
+
+
+def figures(rows: list[tuple[str, int, float, float, int, float, float]], mc: int,
+            ) -> dict[str, float]:
+    """Stable keys for run_all.py --json."""
+    out: dict[str, float] = {}
+    for kind, n, cpu, wall, states, _, ref in rows:
+        key = f"aa_calc/{kind}/{n}v{n}"
+        out[f"{key}/exact_cpu_s"] = cpu
+        out[f"{key}/exact_wall_s"] = wall
+        out[f"{key}/states"] = states
+        if mc:
+            out[f"{key}/montecarlo_{mc}_cpu_s"] = ref
+    return out
 
 
 def agreement(n: int) -> tuple[list[str], int, float]:
@@ -85,12 +107,20 @@ def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--mc", type=int, default=100_000, help="battles simulated per case")
     ap.add_argument("--no-mc", action="store_true")
+    ap.add_argument("--ref", type=int, default=500, help="Monte Carlo battles timed beside "
+                    "each exact calculation (0: none)")
     ap.add_argument("--sizes", default="10,20,40")
+    ap.add_argument("--json", help="write the figures to this file (stable keys)")
     a = ap.parse_args()
-    print("Exact calculator timings (CPU and wall seconds, states solved, unresolved mass)")
-    for kind, n, cpu, wall, states, lost in timings(tuple(int(x) for x in a.sizes.split(","))):
+    print(f"Exact calculator timings (CPU and wall seconds, states solved, unresolved mass; "
+          f"reference: CPU seconds of {a.ref} Monte Carlo battles of the same armies)")
+    rows = timings(tuple(int(x) for x in a.sizes.split(",")), a.ref)
+    for kind, n, cpu, wall, states, lost, ref in rows:
         print(f"  {kind:8s} {n:3d} vs {n:<3d} {cpu:8.3f} s cpu {wall:8.3f} s wall "
-              f"{states:7d} states  unresolved {lost:.1e}")
+              f"{states:7d} states  unresolved {lost:.1e}   MC x{a.ref} {ref:7.3f} s cpu")
+    report("aa_calc", {k.removeprefix("aa_calc/"): v for k, v in figures(rows, a.ref).items()})
+    if a.json:
+        write_json(a.json, figures(rows, a.ref))
     if a.no_mc:
         return 0
     lines, failures, seconds = agreement(a.mc)
@@ -98,6 +128,7 @@ def main() -> int:
           f"({seconds:.0f} s cpu simulating)")
     print("\n".join(lines))
     print(f"\n{failures} disagreement(s)")
+    report("aa_calc/agreement", {f"{a.mc}_battles_disagreements": failures})
     return 1 if failures else 0
 
 

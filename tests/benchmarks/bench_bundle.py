@@ -23,6 +23,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from figures import report
+
 ROOT = Path(__file__).resolve().parents[2]
 DIST = ROOT / "installers" / "dist"
 BUNDLE = DIST / "wartable"
@@ -113,7 +115,9 @@ def main() -> int:
     if not sys.platform.startswith("linux"):
         print("bench_bundle: the bundle benchmark runs on Linux only")
         return 0
-    for k, v in measure(args.runs, args.build).items():
+    figs = measure(args.runs, args.build)
+    report("bundle", figs)
+    for k, v in figs.items():
         print(f"{k:24s} {v:10.1f}")
     return 0
 

@@ -35,6 +35,8 @@ for _p in (_ROOT / "desktop", _ROOT / "tests"):
     if str(_p) not in sys.path:
         sys.path.insert(0, str(_p))
 
+from figures import report  # noqa: E402
+
 import testgame  # noqa: E402,F401  (registers the test game)
 from wartable.games import registry  # noqa: E402
 from wartable.persistence.gamedata import load_game  # noqa: E402
@@ -147,7 +149,10 @@ def main() -> int:
     if args.case:  # a child run: one JSON line
         print(json.dumps(run_case(args.case, args.dpi, args.map, args.region)))
         return 0
-    print(table(measure(args.dpi, args.map, region=args.region)))
+    rows = measure(args.dpi, args.map, region=args.region)
+    for r in rows:
+        report(f"printing/{r['case']}/{args.dpi}dpi", r)
+    print(table(rows))
     return 0
 
 

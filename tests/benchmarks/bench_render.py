@@ -34,6 +34,7 @@ for _p in (_ROOT / "desktop", _ROOT / "tests"):
     if str(_p) not in sys.path:
         sys.path.insert(0, str(_p))
 
+from figures import report  # noqa: E402
 from PySide6.QtGui import QColor, QImage, QPainter  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 from shapely.geometry import MultiPoint, box  # noqa: E402
@@ -334,6 +335,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         figs = real_map_figures(args.frames)
         rows += [Row(k.removesuffix(" ms"), v, figs.get(k.removesuffix(" ms") + " cpu ms", 0.0),
                      "") for k, v in figs.items() if not k.endswith("cpu ms")]
+    for r in rows:  # run_all.py --json: the case names hold map, zoom and path
+        report("render", {f"{r.case} ms": r.ms, f"{r.case} cpu ms": r.cpu_ms})
     width = max(len(r.case) for r in rows)
     print(f"{'case':<{width}}  {'wall ms':>8}  {'cpu ms':>7}  note")
     print("-" * (width + 50))

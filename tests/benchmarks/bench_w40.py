@@ -16,6 +16,8 @@ from pathlib import Path
 sys.path[:0] = [str(Path(__file__).resolve().parents[1]),
                 str(Path(__file__).resolve().parents[2] / "desktop")]
 
+from figures import report  # noqa: E402
+
 from wartable.engine.actions import Action  # noqa: E402
 from wartable.engine.loop import prompt  # noqa: E402
 from wartable.engine.randomplay import play_random  # noqa: E402
@@ -109,5 +111,7 @@ def measure(repeats: int = 7, seed: int = 3, turns: int = 1) -> dict[str, float]
 
 
 if __name__ == "__main__":
-    for k, v in measure().items():
+    figs = measure()
+    report("w40", figs)
+    for k, v in figs.items():
         print(f"{k:32s} {v:10.2f}")

@@ -40,7 +40,7 @@ def main() -> int:
     a = ap.parse_args()
     print_table(f"1940: What If? bot, standard, every side at the level, {a.rounds} game "
                 "turns: time choosing actions per side's player turn (wall)",
-                measure(a.rounds, a.seed))
+                measure(a.rounds, a.seed), key=f"w40_bot/{a.rounds}_turns")
     return 0
 
 

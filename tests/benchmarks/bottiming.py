@@ -10,6 +10,8 @@ import statistics
 import time
 from collections.abc import Callable
 
+from figures import report, slug
+
 from wartable.core.rng import Rng
 from wartable.engine.actions import Action
 from wartable.engine.loop import deciding_side
@@ -69,7 +71,11 @@ def measure_levels(start: Callable[[str], Session], choose: Chooser, rounds: int
     return out
 
 
-def print_table(title: str, results: dict[str, dict[str, float]]) -> None:
+def print_table(title: str, results: dict[str, dict[str, float]], key: str = "") -> None:
+    """The table; with `key` (a stable name), also the figures for run_all.py --json."""
+    if key:
+        for name, r in results.items():
+            report(f"{key}/{slug(name)}", r)
     print(title)
     print(f"  {'level':10s} {'turns':>5s} {'mean ms':>9s} {'median ms':>10s} {'p90 ms':>9s} "
           f"{'max ms':>9s}")

@@ -51,7 +51,8 @@ def _load(qtbot: QtBot, session: Session, tmp_path: Path) -> MainWindow:
     path = tmp_path / "research.wartable.json"
     save_to_path(session, path, "2026-01-01T00:00:00+00:00")
     w = open_window(qtbot)
-    with qtbot.waitSignal(w.client.snapshotReady, timeout=20000):
+    with qtbot.waitSignal(w.client.snapshotReady, timeout=20000,
+                          check_params_cb=lambda s: s.fresh):
         w.client.send(Load(path))
     return w
 

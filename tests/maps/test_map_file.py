@@ -328,6 +328,12 @@ AREA_ERRORS: list[tuple[str, Mutation, str, str]] = [
      "space 'a'.polygon", "invalid polygon: each ring needs at least 4"),
     ("bad point", _set(["spaces", 0, "polygon", "coordinates"], [[[0, 0], [1], [1, 1], [0, 0]]]),
      "space 'a'.polygon", "invalid polygon: a point must be [x, y]"),
+    ("true as a coordinate",
+     _set(["spaces", 0, "polygon", "coordinates"], [[[0, 0], [1, 0], [True, 1], [0, 0]]]),
+     "space 'a'.polygon", "invalid polygon: a point must be [x, y]"),
+    ("infinite coordinate",
+     _set(["spaces", 0, "polygon", "coordinates"], [[[0, 0], [1, 0], [1e400, 1], [0, 0]]]),
+     "space 'a'.polygon", "invalid polygon: a point must be [x, y]"),
     ("bad geometry type", _set(["spaces", 0, "polygon", "type"], "Point"), "space 'a'.polygon",
      "invalid polygon: type must be 'Polygon' or 'MultiPolygon', not 'Point'"),
     ("missing polygon", _delete(["spaces", 0, "polygon"]), "space 'a'.polygon", "is missing"),
@@ -415,3 +421,18 @@ def test_loader_accepts_other_label_spellings(tmp_path: Path) -> None:
     m = load_map(write(tmp_path, doc, "spaced.json"))
     assert isinstance(m, HexMap)
     assert "0101" in m.location_ids()
+
+
+def test_polygons_built_from_arrays_equal_the_checked_construction(tmp_path: Path) -> None:
+    """The numpy fast path (issue 20) builds the very geometry of the point-by-point path:
+    holes, multipolygon parts and integer coordinates included."""
+    from shapely.geometry import MultiPolygon, Polygon
+
+    m = load_map(write(tmp_path, area_doc(), "ok.json"))
+    assert isinstance(m, AreaMap)
+    assert m.space("a").polygon.equals_exact(Polygon(ring(0, 0, 1, 1)), 0)
+    assert m.space("b").polygon.equals_exact(
+        MultiPolygon([Polygon(ring(1, 0, 1, 1)), Polygon(ring(5, 5, 1, 1))]), 0)
+    c = m.space("c").polygon
+    assert c.equals_exact(Polygon(ring(0, 1, 2, 1), [ring(0.5, 1.25, 0.5, 0.5)]), 0)
+    assert len(c.interiors) == 1 and c.area == 2 - 0.25

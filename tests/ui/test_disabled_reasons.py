@@ -35,7 +35,8 @@ def test_pg17_the_panel_says_why_the_landing_waits_for_the_sea_battle(
     save_to_path(_assault_waiting_for_its_sea_battle(), path, "2026-01-01T00:00:00+00:00")
     w = open_window(qtbot)
     try:
-        with qtbot.waitSignal(w.client.snapshotReady, timeout=30000):
+        with qtbot.waitSignal(w.client.snapshotReady, timeout=30000,
+                              check_params_cb=lambda s: s.fresh):
             w.client.send(Load(path))
         panel = w.side
         uk = panel.button_for("fight")  # the first fight button: Sea Zone 6

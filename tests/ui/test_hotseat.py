@@ -126,7 +126,8 @@ def test_seating_is_saved_with_the_game(win: MainWindow, qtbot: QtBot, tmp_path:
     other = MainWindow(autosave=False, confirm_close=False)
     qtbot.addWidget(other)
     other.show()
-    with qtbot.waitSignal(other.client.snapshotReady, timeout=10000):
+    with qtbot.waitSignal(other.client.snapshotReady, timeout=10000,
+                          check_params_cb=lambda s: s.fresh):
         other.open_path(path)
     assert other.stack.currentWidget() is other.curtain  # reopening asks who sits
     assert other.curtain.player == "Ann"

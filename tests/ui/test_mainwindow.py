@@ -134,7 +134,8 @@ def test_save_and_reopen(win: MainWindow, qtbot: QtBot, tmp_path: Path) -> None:
     other = MainWindow(autosave=False, confirm_close=False)
     qtbot.addWidget(other)
     other.show()
-    with qtbot.waitSignal(other.client.snapshotReady, timeout=10000) as sig:
+    with qtbot.waitSignal(other.client.snapshotReady, timeout=10000,
+                          check_params_cb=lambda s: s.fresh) as sig:
         other.open_path(path)
     st = sig.args[0].session.state
     assert st.piece("blue.infantry.1").location == "0305"

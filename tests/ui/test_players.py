@@ -89,7 +89,8 @@ def load(win: MainWindow, qtbot: QtBot, tmp_path: Path, step: str,
     the start screen writes)."""
     path = tmp_path / "players.wartable.json"
     save_to_path(play_to(step, 2, table), path, "2026-01-01T00:00:00+00:00")
-    with qtbot.waitSignal(win.client.snapshotReady, timeout=30000):
+    with qtbot.waitSignal(win.client.snapshotReady, timeout=30000,
+                          check_params_cb=lambda s: s.fresh):
         win.client.send(Load(path))
 
 

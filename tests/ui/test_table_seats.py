@@ -94,7 +94,8 @@ def test_an_older_save_seated_by_name_only_gets_the_side_colours() -> None:
 
 def _load(qtbot: QtBot, path: Path) -> MainWindow:
     w = open_window(qtbot)
-    with qtbot.waitSignal(w.client.snapshotReady, timeout=30000):
+    with qtbot.waitSignal(w.client.snapshotReady, timeout=30000,
+                          check_params_cb=lambda s: s.fresh):
         w.open_path(path)
     return w
 

@@ -137,7 +137,8 @@ def test_issue5_new_game_uses_the_player_file_and_a_save_keeps_its_values(
         with qtbot.waitSignal(client.snapshotReady, timeout=60000):
             client.send(Save(path))
         tables.write_overrides(W40, {})  # back to ours
-        with qtbot.waitSignal(client.snapshotReady, timeout=60000) as sig:
+        with qtbot.waitSignal(client.snapshotReady, timeout=60000,
+                              check_params_cb=lambda s: s.fresh) as sig:
             client.send(Load(path))
         snap = sig.args[0]
         assert tuple(snap.session.game.definition.tables["combat"]["crt"]["1-1"]) == ("DE",) * 6

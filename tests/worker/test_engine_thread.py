@@ -199,10 +199,82 @@ def test_loading_a_long_save_reports_replay_progress(qtbot: Any, client: EngineC
     path = save_to_path(session, tmp_path / "long.wartable.json", "2026-11-21T00:00:00")
     seen: list[tuple[int, str]] = []
     client.progress.connect(lambda _r, pct, text: seen.append((pct, text)))
+    snaps: list[Snapshot] = []
+    client.snapshotReady.connect(snaps.append)
     with qtbot.waitSignal(client.snapshotReady, timeout=20000) as sig:
         client.send(Load(path))
     assert sig.args[0].session.state == session.state
+    # The saved position shows first; the checked session follows the replay (issue 20).
+    qtbot.waitUntil(lambda: any(x.fresh for x in snaps), timeout=20000)
     qtbot.wait(50)  # queued progress signals arrive before or with the snapshot
     pcts = [p for p, _ in seen]
     assert pcts == sorted(pcts) and pcts[-1] == 100 and len(pcts) >= 20
     assert seen[-1][1] == f"Replaying move {n} of {n}"
+
+
+def _long_save(tmp_path: Any, edit: Callable[[dict[str, Any]], None] | None = None,
+               ) -> tuple[Session, Any]:
+    import json
+
+    from wartable.engine.randomplay import play_random
+    from wartable.persistence import savefile
+    from wartable.persistence.gamedata import load_game
+
+    start = Session.start(load_game("skirmish"), "meeting", None, 7, "digital")
+    session = play_random(start, 7, max_actions=300).session
+    doc = savefile.session_to_save(session, "2026-11-21T00:00:00")
+    if edit is not None:
+        edit(doc)
+    path = tmp_path / "long.wartable.json"
+    path.write_bytes(json.dumps(doc).encode())
+    return session, path
+
+
+def test_a_save_shows_its_position_at_once_then_its_checked_history(
+        qtbot: Any, client: EngineClient, tmp_path: Any) -> None:
+    """Issue 20: the first snapshot is the saved position itself (log, no replay yet, no
+    history); the second, marked fresh, is the replayed session: the same position with
+    its events and undo history, the file still its path and clean."""
+    from wartable.worker.commands import Load
+
+    session, path = _long_save(tmp_path)
+    snaps: list[Snapshot] = []
+    client.snapshotReady.connect(snaps.append)
+    client.send(Load(path))
+    qtbot.waitUntil(lambda: len(snaps) >= 2, timeout=20000)
+    quick, checked = snaps[0], snaps[1]
+    assert not quick.fresh and quick.session.state == session.state
+    assert quick.session.log == session.log and quick.session.events == ()
+    assert quick.path == path and not quick.dirty
+    assert "checking its" in (quick.notice or "")
+    assert checked.fresh and checked.session.state == session.state
+    assert checked.session.events == session.events
+    assert checked.session.undo_stack == session.undo_stack
+    assert checked.path == path and not checked.dirty
+    assert f"All {len(session.log)} moves checked" in (checked.notice or "")
+
+
+def test_a_log_that_does_not_reach_the_saved_position_says_so_and_what_to_do(
+        qtbot: Any, client: EngineClient, tmp_path: Any) -> None:
+    """A save whose position was edited (and rehashed, so it opens) shows that position,
+    then the check fails with one clear message offering what to do; the game stays open,
+    unsaved, with no file to overwrite."""
+    from wartable.persistence.savefile import rehash_state
+    from wartable.worker.commands import Load
+
+    def edit(doc: dict[str, Any]) -> None:
+        doc["state"]["turn"] += 1
+        rehash_state(doc)
+
+    _, path = _long_save(tmp_path, edit)
+    snaps: list[Snapshot] = []
+    client.snapshotReady.connect(snaps.append)
+    with qtbot.waitSignal(client.failed, timeout=20000) as sig:
+        client.send(Load(path))
+    msg = sig.args[0].message
+    assert "does not match its saved position" in msg and "\n" not in msg
+    assert "play on from it and save under a new name" in msg
+    assert "open an earlier save or an autosave" in msg
+    qtbot.waitUntil(lambda: len(snaps) >= 2)
+    assert snaps[-1].path is None and snaps[-1].dirty and not snaps[-1].fresh
+    assert snaps[-1].session.state.turn == snaps[0].session.state.turn

@@ -33,11 +33,8 @@ import json
 import os
 import zlib
 from collections.abc import Callable
-from typing import Any, TypeVar
-
-import shapely  # type: ignore[import-untyped,unused-ignore]
-from shapely.geometry import MultiPolygon, Polygon  # type: ignore[import-untyped,unused-ignore]
-from shapely.validation import explain_validity  # type: ignore[import-untyped,unused-ignore]
+from itertools import chain
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from wartable.core.errors import MapError
 from wartable.core.frozen import FrozenMap
@@ -65,6 +62,12 @@ from wartable.maps.model import (
     places_index,
 )
 from wartable.model.parse import Reader, found, is_number, shown
+
+if TYPE_CHECKING:  # shapely and numpy load with the first area map (see maps/model.py)
+    from shapely.geometry import (  # type: ignore[import-untyped,unused-ignore]
+        MultiPolygon,
+        Polygon,
+    )
 
 FORMAT = "wartable-map"
 FORMAT_VERSION = 1
@@ -444,17 +447,17 @@ def _features(r: Reader) -> tuple[str, ...]:
 
 def _polygon(r: Reader) -> Polygon | MultiPolygon:
     """A GeoJSON Polygon or MultiPolygon geometry object."""
+    from shapely.geometry import MultiPolygon, Polygon  # type: ignore[import-untyped,unused-ignore]
+    from shapely.validation import explain_validity  # type: ignore[import-untyped,unused-ignore]
+
     gtype = r.data.get("type")
     coords = r.data.get("coordinates")
     if gtype in ("Polygon", "MultiPolygon"):
-        # Fast path: GEOS parses the coordinates in C (a world map has ~140,000 points);
-        # anything it refuses goes through the checks below for a precise message.
-        try:
-            fast = shapely.from_geojson(json.dumps({"type": gtype, "coordinates": coords}))
-        except (shapely.errors.GEOSException, TypeError, ValueError):
-            fast = None
-        if isinstance(fast, Polygon | MultiPolygon) and not fast.is_empty and fast.is_valid \
-                and fast.geom_type == gtype and not fast.has_z:
+        # Fast path: the rings go to GEOS as numpy arrays (a world map has ~140,000 points;
+        # building GeoJSON text for shapely.from_geojson cost more than the JSON parse);
+        # anything unusual goes through the checks below for a precise message.
+        fast = _fast_polygon(gtype, coords)
+        if fast is not None and not fast.is_empty and fast.is_valid:
             return fast
     try:
         if gtype == "Polygon":
@@ -471,6 +474,47 @@ def _polygon(r: Reader) -> Polygon | MultiPolygon:
     if poly.is_empty or not poly.is_valid:
         raise r.fail_here(f"invalid polygon: {explain_validity(poly)}")
     return poly
+
+
+_NUMBERS = frozenset((int, float))
+
+
+def _fast_polygon(gtype: str, coords: Any) -> Polygon | MultiPolygon | None:
+    """The geometry built from numpy arrays, or None when the coordinates are anything but
+    rings of at least 4 plain finite [x, y] numbers (the slow path then says what is wrong)."""
+    import numpy as np
+    import shapely  # type: ignore[import-untyped,unused-ignore]
+    from shapely.geometry import MultiPolygon  # type: ignore[import-untyped,unused-ignore]
+
+    if not isinstance(coords, list) or not coords:
+        return None
+    polys = [coords] if gtype == "Polygon" else coords
+    if not all(isinstance(rings, list) and rings for rings in polys):
+        return None
+    rings = list(chain.from_iterable(polys))
+    if not all(isinstance(r, list) and len(r) >= 4 for r in rings):
+        return None
+    points = list(chain.from_iterable(rings))
+    try:
+        arr = np.asarray(points)
+    except ValueError:  # ragged points
+        return None
+    if arr.dtype.kind not in "if" or arr.ndim != 2 or arr.shape[1] != 2 \
+            or not set(map(type, chain.from_iterable(points))) <= _NUMBERS \
+            or not np.isfinite(arr).all():  # (bools would pass as numbers in the array)
+        return None
+    ring_of = np.repeat(np.arange(len(rings)), [len(r) for r in rings])
+    try:
+        made = shapely.linearrings(arr.astype(np.float64), indices=ring_of)
+    except (shapely.errors.GEOSException, ValueError):
+        return None
+    built: list[Polygon] = []
+    start = 0
+    for p in polys:
+        holes = made[start + 1:start + len(p)]
+        built.append(shapely.polygons(made[start], holes=holes if len(holes) else None))
+        start += len(p)
+    return built[0] if gtype == "Polygon" else MultiPolygon(built)
 
 
 def _rings(coords: Any) -> tuple[list[tuple[float, float]], list[list[tuple[float, float]]]]:
@@ -585,6 +629,8 @@ def _geojson(g: Polygon | MultiPolygon) -> dict[str, Any]:
     def poly(p: Polygon) -> list[list[list[float]]]:
         rings = [p.exterior, *p.interiors]
         return [[[float(x), float(y)] for x, y in r.coords] for r in rings]
+
+    from shapely.geometry import MultiPolygon  # type: ignore[import-untyped,unused-ignore]
 
     if isinstance(g, MultiPolygon):
         return {"type": "MultiPolygon", "coordinates": [poly(p) for p in g.geoms]}

@@ -16,13 +16,18 @@ import re
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Literal, Protocol, TypeAlias, runtime_checkable
-
-from shapely.geometry import MultiPolygon, Point, Polygon  # type: ignore[import-untyped,unused-ignore]
-from shapely.strtree import STRtree  # type: ignore[import-untyped,unused-ignore]
+from typing import TYPE_CHECKING, Literal, Protocol, TypeAlias, runtime_checkable
 
 from wartable.core.frozen import FrozenMap
 from wartable.core.hexgrid import Hex, Hexside, LabelScheme, Layout, hexsides_of
+
+if TYPE_CHECKING:  # shapely (and numpy under it) loads with the first area map, not before:
+    # hex-map games and the start screen never need it (issue 20: start-up)
+    from shapely.geometry import (  # type: ignore[import-untyped,unused-ignore]
+        MultiPolygon,
+        Polygon,
+    )
+    from shapely.strtree import STRtree  # type: ignore[import-untyped,unused-ignore]
 
 XY: TypeAlias = tuple[float, float]
 Bounds: TypeAlias = tuple[float, float, float, float]
@@ -353,6 +358,8 @@ class Space:
     label_point: XY
 
     def largest_polygon(self) -> Polygon:
+        from shapely.geometry import MultiPolygon  # type: ignore[import-untyped,unused-ignore]
+
         if isinstance(self.polygon, MultiPolygon):
             return max(self.polygon.geoms, key=lambda g: g.area)
         return self.polygon
@@ -397,6 +404,8 @@ class AreaMap:
         order = tuple(sorted(self.spaces))
         object.__setattr__(self, "_order", order)
         object.__setattr__(self, "_neighbors", {k: tuple(sorted(v)) for k, v in nbrs.items()})
+        from shapely.strtree import STRtree  # type: ignore[import-untyped,unused-ignore]
+
         object.__setattr__(self, "_tree", STRtree([self.spaces[s].polygon for s in order]))
         object.__setattr__(self, "_boxes_by_loc", _box_index(self.boxes))
         bounds: Bounds | None = self.extent
@@ -438,6 +447,8 @@ class AreaMap:
         box = _box_at(self.boxes, x, y)
         if box is not None:
             return box
+        from shapely.geometry import Point  # type: ignore[import-untyped,unused-ignore]
+
         hits = self._tree.query(Point(x, y), predicate="intersects")
         if len(hits) == 0:
             return None

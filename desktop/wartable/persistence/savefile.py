@@ -50,7 +50,7 @@ from wartable.core.jsonkind import json_kind
 from wartable.engine.actions import Action
 from wartable.engine.rules import Game
 from wartable.engine.session import Session
-from wartable.model.serialize import canonical_json, state_hash, state_to_dict
+from wartable.model.serialize import canonical_json, state_from_dict, state_hash, state_to_dict
 from wartable.model.values import freeze, thaw
 from wartable.persistence import boundedread, gamedata, scramble
 
@@ -392,15 +392,27 @@ def _upgrade_data(doc: dict[str, Any], game: Game, source: str) -> dict[str, Any
     return doc
 
 
-def load_save(data: bytes, source_name: str,
-              load_game: Callable[[str], Game] = gamedata.load_game,
-              progress: Callable[[int, int], None] | None = None) -> Session:
-    """Open a save: parse, upgrade, replay the action log and check it against the position.
+@dataclass(frozen=True, slots=True)
+class OpenedSave:
+    """A save opened at its saved position, its action log not yet replayed (issue 20: a
+    long game shows at once; `check_replay` then proves the log leads to that position)."""
 
-    `progress(done, total)` is told how far the replay is, about fifty times for a long log
-    (a 2,000-action save takes a second or two to replay).
-    Raises SaveFileError (one line, naming the problem and what to do) for any bad file.
-    """
+    session: Session  # the saved state, the log, no events or undo history yet
+    source: str
+    start_options: Any  # FrozenMap: the options the game started with (the replay's)
+    state_json: str  # canonical JSON of the saved state, for the comparison
+    state_hash: str
+
+    @property
+    def actions(self) -> int:
+        return len(self.session.log)
+
+
+def open_save(data: bytes, source_name: str,
+              load_game: Callable[[str], Game] = gamedata.load_game) -> OpenedSave:
+    """Parse, upgrade and check a save's shape, and build the session at its saved position
+    without replaying anything (the state and its hash are checked against each other).
+    Raises SaveFileError (one line, naming the problem and what to do) for any bad file."""
     source = source_name
     # Our own parsed copy: migrations may change it freely.
     doc = _read_doc(data, source)
@@ -423,11 +435,41 @@ def load_save(data: bytes, source_name: str,
             raise _fail(source, f"action {i} of {n} is malformed ({_short(str(e), 80)})",
                         _DAMAGED) from e
 
+    state_json = canonical_json(doc["state"])
+    digest = hashlib.sha256(state_json.encode("utf-8")).hexdigest()
+    if digest != doc["state_hash"]:  # no replay can match a position that fails its hash
+        raise _fail(source, _TAMPERED, "open an earlier save or an autosave")
+    try:
+        state = state_from_dict(doc["state"])
+        start_options = game.definition.default_options().update(freeze(doc["options"]))
+    except Exception as e:  # as for the replay below: odd data must not crash the app
+        raise _fail(source, f"its saved position could not be read ({_short(str(e), 120)})",
+                    _DAMAGED) from e
+    options = start_options
+    if "bots" in doc:  # the seats the bot played when saved, not at the start (issue 7)
+        options = options.update({BOTS_OPTION: freeze(doc["bots"])})
+    session = Session(game, doc["scenario"], options, doc["seed"], doc["dice_mode"], state,
+                      log=tuple(actions))
+    return OpenedSave(session, source, start_options, state_json, digest)
+
+
+def check_replay(opened: OpenedSave,
+                 progress: Callable[[int, int], None] | None = None) -> Session:
+    """Replay the action log from the start and insist it ends at the saved position.
+
+    Returns the replayed session (the same position, with the game's events and undo
+    history); `progress(done, total)` is told how far it is, about fifty times for a long
+    log. Raises SaveFileError when an action is illegal or the result differs.
+    """
+    source = opened.source
+    quick = opened.session
+    actions = quick.log
+    n = len(actions)
     # Game code is written for legal play, not for hostile files: whatever it raises on odd
     # data becomes a SaveFileError, since opening a file must never crash the app.
     try:
-        session = Session.start(game, doc["scenario"], freeze(doc["options"]), doc["seed"],
-                                doc["dice_mode"])
+        session = Session.start(quick.game, quick.scenario, opened.start_options, quick.seed,
+                                quick.dice_mode)
     except Exception as e:
         raise _fail(source, f"the game could not be set up ({_short(str(e), 120)})",
                     _DAMAGED) from e
@@ -446,13 +488,22 @@ def load_save(data: bytes, source_name: str,
                         f"({type(e).__name__}: {_short(str(e), 80)})", _DAMAGED) from e
 
     final = session.state
-    if state_hash(final) != doc["state_hash"] or \
-            canonical_json(state_to_dict(final)) != canonical_json(doc["state"]):
+    if state_hash(final) != opened.state_hash or \
+            canonical_json(state_to_dict(final)) != opened.state_json:
         raise _fail(source, _TAMPERED, "open an earlier save or an autosave")
-    if "bots" in doc:  # the seats the bot played when saved, not at the start (issue 7)
-        session = replace(session, options=session.options.update(
-            {BOTS_OPTION: freeze(doc["bots"])}))
-    return session
+    return replace(session, options=quick.options)
+
+
+def load_save(data: bytes, source_name: str,
+              load_game: Callable[[str], Game] = gamedata.load_game,
+              progress: Callable[[int, int], None] | None = None) -> Session:
+    """Open a save: parse, upgrade, replay the action log and check it against the position
+    (`open_save`, then `check_replay`).
+
+    `progress(done, total)` is told how far the replay is, about fifty times for a long log.
+    Raises SaveFileError (one line, naming the problem and what to do) for any bad file.
+    """
+    return check_replay(open_save(data, source_name, load_game), progress)
 
 
 # --- files --------------------------------------------------------------------------------
@@ -582,7 +633,22 @@ def save_to_path(session: Session, path: str | os.PathLike[str], saved_at: datet
 def load_from_path(path: str | os.PathLike[str],
                    load_game: Callable[[str], Game] = gamedata.load_game,
                    progress: Callable[[int, int], None] | None = None) -> Session:
-    """Read and open a save file (read only, size-checked before reading)."""
+    """Read and open a save file, its log replayed and checked (`load_save`)."""
+    data, source = _read_path(path)
+    return load_save(data, source, load_game, progress)
+
+
+def open_from_path(path: str | os.PathLike[str],
+                   load_game: Callable[[str], Game] = gamedata.load_game) -> OpenedSave:
+    """Read a save file and open it at its saved position (`open_save`); the caller runs
+    `check_replay` after showing it."""
+    data, source = _read_path(path)
+    return open_save(data, source, load_game)
+
+
+def _read_path(path: str | os.PathLike[str]) -> tuple[bytes, str]:
+    """A save file's bytes and the name to report it by (read only, size-checked before
+    reading)."""
     p = Path(path)
     source = p.name or str(p)
     try:  # regular files only, size-capped, never blocking on a pipe (issue 15)
@@ -593,4 +659,4 @@ def load_from_path(path: str | os.PathLike[str],
     except OSError as e:
         raise _fail(source, f"the file could not be read ({e.strerror or e})",
                     "check that it exists and that you may read it") from e
-    return load_save(data, source, load_game, progress)
+    return data, source

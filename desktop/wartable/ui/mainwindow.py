@@ -9,6 +9,7 @@ from __future__ import annotations
 import sys
 from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QByteArray, Qt, QTimer
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
@@ -61,7 +62,6 @@ from wartable.ui.mapeditor import MapEditor
 from wartable.ui.overlays import OverlayLayer
 from wartable.ui.players import Seating, top_sides
 from wartable.ui.plugin import GameUi, UiContext, ui_for
-from wartable.ui.printdialog import PrintDialog
 from wartable.ui.sidepanel import SidePanel
 from wartable.ui.startscreen import StartScreen
 from wartable.ui.tableplay import TablePlay
@@ -69,6 +69,9 @@ from wartable.ui.underlay import UnderlayController
 from wartable.ui.widgets import scrolled
 from wartable.worker.commands import Failure, Load, NewGame, Redo, Save, Snapshot, Submit, Undo
 from wartable.worker.engine_thread import EngineClient
+
+if TYPE_CHECKING:
+    from wartable.ui.printdialog import PrintDialog
 
 TRAY_WIDTH = 190  # the placement tray's column, px
 SAVE_FILTER = "Wartable saves (*.wartable.json *.wartable.json.gz *.json *.json.gz)"
@@ -477,7 +480,7 @@ class MainWindow(QMainWindow):
         viewer = frozenset() if self.stack.currentWidget() is self.curtain \
             else self._viewer_sides(snap)
         self.log.set_viewer(viewer)
-        if first:
+        if first or snap.fresh:  # fresh: a loaded save's history, once its log is checked
             self.log.set_events(snap.session.events)
         else:
             self.log.append(snap.new_events)
@@ -956,6 +959,8 @@ class MainWindow(QMainWindow):
         """File > Print…: preview, then write PDF/PNG, all rendered off the GUI thread."""
         if self.snapshot is None:
             return None
+        from wartable.ui.printdialog import PrintDialog  # printing is heavy: not at start-up
+
         dlg = PrintDialog(self.client, self, kind)
         dlg.open()
         dlg.preview()

@@ -81,6 +81,9 @@ class Snapshot:
     # One line for the status bar: the player's rule tables were refused, or a loaded save
     # keeps its own printed values (persistence/tables.py, issue 5).
     notice: str | None = None
+    # The same position with its history restored (a save's log checked after it opened,
+    # issue 20): the UI redraws the log from session.events instead of appending.
+    fresh: bool = False
 
     @property
     def undo_label(self) -> str | None:

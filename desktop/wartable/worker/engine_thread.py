@@ -17,7 +17,7 @@ from typing import Any
 
 from PySide6.QtCore import QEventLoop, QObject, QThread, QTimer, Signal, Slot
 
-from wartable.core.errors import IllegalAction, WartableError
+from wartable.core.errors import IllegalAction, SaveFileError, WartableError
 from wartable.engine.loop import deciding_side
 from wartable.engine.session import Session
 from wartable.persistence import autosave, gamedata, savefile, tables
@@ -93,10 +93,7 @@ class _Worker(QObject):
             s = Session.start(mine.game, cmd.scenario, cmd.options, cmd.seed, cmd.dice_mode)
             self._publish(s, s.events, dirty=True, notice=_notice(mine.problem), path=None)
         elif isinstance(cmd, Load):
-            # Raises SaveFileError; nothing changes. A long log replays with progress.
-            s = savefile.load_from_path(cmd.path, progress=self._replaying)
-            self._publish(s, s.events, dirty=False, notice=_notice(tables.save_notice(s.game)),
-                          path=cmd.path)
+            self._load(cmd.path)
         elif isinstance(cmd, Save):
             s = self._need()
             savefile.save_to_path(s, cmd.path, _now())
@@ -122,6 +119,34 @@ class _Worker(QObject):
             new = s.undo() if isinstance(cmd, Undo) else s.redo()
             if new is not s:
                 self._publish(new, (), True)
+
+    def _load(self, path: Path) -> None:
+        """Show the save at its saved position at once, then replay its log here (commands
+        sent meanwhile wait their turn) and swap in the checked session, with its history.
+        A bad file raises SaveFileError before anything changes; a log that does not lead
+        to the saved position leaves that position shown, unchecked, and says what to do."""
+        opened = savefile.open_from_path(path)
+        n = opened.actions
+        self._publish(opened.session, (), dirty=False, path=path,
+                      notice=_notice(f"Opened at its saved position; checking its {n} moves…"
+                                     if n else None))
+        try:
+            s = savefile.check_replay(opened, progress=self._replaying)
+        except SaveFileError as e:
+            # A plain Save must not overwrite the file with this game: no path.
+            self._publish(opened.session, (), dirty=True, path=None,
+                          notice="Unchecked position: its moves do not replay (see the message).")
+            raise SaveFileError(
+                f"{e} The position shown is the one saved, unchecked: you may play on from "
+                "it and save under a new name (its moves cannot be undone), or open an "
+                "earlier save or an autosave.") from e
+        self.generation += 1
+        self.session = s
+        self.snapshot.emit(Snapshot(self.generation, s, s.prompt(deciding_side(s.state)),
+                                    (), self.path, False,
+                                    tables.save_notice(s.game) or
+                                    (f"All {n} moves checked: they replay to the saved "
+                                     "position." if n else None), fresh=True))
 
     def _replaying(self, done: int, total: int) -> None:
         self.progress.emit(self.request, done * 100 // total, f"Replaying move {done} of {total}")

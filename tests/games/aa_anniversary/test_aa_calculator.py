@@ -218,3 +218,32 @@ def test_progress_reports_and_cancels() -> None:
     assert seen and seen == sorted(seen)
     with pytest.raises(CalculationCancelled):
         calculate(F(infantry=30), F(infantry=30), CAT, progress=lambda n: False)
+
+
+def test_general_hits_take_the_casualties_of_one_hit_that_many_times() -> None:
+    """The calculator takes g general hits as one hit g times over (issue 20: one casualty
+    choice per force instead of one per force and hit count). That holds because the order's
+    greedy choice for g hits is a prefix: checked on land and sea forces at every size,
+    with damaged battleships and kept land units, from each side's default order."""
+    armies = (
+        (F(infantry=8, artillery=4, armour=4, fighter=2, bomber=2),
+         F(infantry=12, artillery=4, armour=2, fighter=2, aa_gun=1)),
+        (F(submarine=6, destroyer=4, cruiser=2, battleship=2, carrier=2, fighter=4),
+         Force.of({"submarine": 4, "destroyer": 4, "cruiser": 2, "battleship": 2, "carrier": 4,
+                   "fighter": 4, "transport": 2}, {"battleship": 1})),
+    )
+    checked = 0
+    for att, dfn in armies:
+        orders = c.default_orders(att, dfn, CAT)
+        for force, order in ((att, orders.attacker), (dfn, orders.defender)):
+            for ahs in (False, True):
+                step = force
+                chain = [force]
+                while c.hit_points(step, CAT):
+                    step = c.take_hits(step, Hits(1), order, CAT, air_hits_subs=ahs)
+                    chain.append(step)
+                for g in range(1, len(chain) + 2):
+                    at_once = c.take_hits(force, Hits(g), order, CAT, air_hits_subs=ahs)
+                    assert at_once == chain[min(g, len(chain) - 1)], (force, g)
+                    checked += 1
+    assert checked > 100

@@ -228,9 +228,17 @@ class _Solver:
         j = self.take_cache.get(key)
         if j is None:
             order = self.orders.attacker if owner == ATTACK else self.orders.defender
-            after = c.take_hits(self.forces[i], Hits(g, a, s), order, self.catalog,
-                                air_hits_subs=air_hits_subs)
-            j = self.take_cache[key] = self.fid(after)
+            if a == 0 and s == 0 and g > 1:
+                # General hits only: the order's choice for g hits is its choice for one
+                # hit, g times over (a greedy prefix; tests check it), so each force needs
+                # one casualty choice of one hit, shared by all forces along the chain.
+                j = self.take(self.take(i, owner, 1, 0, 0, air_hits_subs), owner, g - 1, 0, 0,
+                              air_hits_subs)
+            else:
+                after = c.take_hits(self.forces[i], Hits(g, a, s), order, self.catalog,
+                                    air_hits_subs=air_hits_subs)
+                j = self.fid(after)
+            self.take_cache[key] = j
         return j
 
     def spread(self, firer: int, role: str, skip_subs: bool, target: int,
