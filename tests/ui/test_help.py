@@ -44,3 +44,28 @@ def test_a_game_without_a_page_says_so(qtbot: QtBot) -> None:
     assert text is not None and "no how-to-play page yet" in text.toPlainText()
     dlg.close()
     win.close()
+
+
+def test_keyboard_page_names_undo_and_redo_not_the_move_they_take_back(qtbot: QtBot) -> None:
+    """Playtest: after a move, Edit → Undo's text names it ("Undo Turn 1: ..."); the
+    shortcut page lists the entry, not today's move."""
+    from PySide6.QtWidgets import QTextBrowser
+
+    from uihelpers import act
+    from wartable.engine.actions import Action
+
+    win = open_game(qtbot, "aa_anniversary", "1941", {"table.solitaire": True})
+    act(win, qtbot, Action("end_step", "germany"))
+    act(win, qtbot, Action("end_step", "germany"))
+    win.undo()
+    qtbot.waitUntil(lambda: win.act_redo.text() != "&Redo", timeout=20000)
+    assert win.act_undo.text().startswith("&Undo ") and win.act_redo.text().startswith("&Redo ")
+    dlg = win.show_shortcuts()
+    text = dlg.findChild(QTextBrowser, "helpText")
+    assert text is not None
+    edit = [line.split("|")[2].strip() for line in text.toMarkdown().splitlines()
+            if "Edit →" in line]
+    assert "Edit → Undo" in edit and "Edit → Redo" in edit  # keys differ by platform
+    assert not any("Turn 1" in e for e in edit), edit
+    dlg.close()
+    win.close()

@@ -18,6 +18,11 @@ MAP_KEYS = (
 )
 
 
+# An action whose text changes with the game (Undo names the move it takes back) keeps its
+# plain menu name in this property for the shortcut page.
+HELP_NAME = "helpName"
+
+
 def shortcut_rows(menus: list[QMenu]) -> list[tuple[str, str]]:
     """(keys, what they do) for every menu entry with a shortcut, in menu order."""
     rows: list[tuple[str, str]] = []
@@ -28,7 +33,8 @@ def shortcut_rows(menus: list[QMenu]) -> list[tuple[str, str]]:
                 walk(a.menu(), f"{path} → {a.text().replace('&', '')}")  # type: ignore[arg-type]
             elif not a.shortcut().isEmpty():
                 keys = a.shortcut().toString(QKeySequence.SequenceFormat.NativeText)
-                rows.append((keys, f"{path} → {a.text().replace('&', '')}"))
+                name = a.property(HELP_NAME) or a.text()
+                rows.append((keys, f"{path} → {str(name).replace('&', '')}"))
 
     for m in menus:
         walk(m, m.title().replace("&", ""))

@@ -244,6 +244,8 @@ class MainWindow(QMainWindow):
         m = mb.addMenu("&Edit")
         self.act_undo = self._act(m, "&Undo", self.undo, QKeySequence.StandardKey.Undo, "actUndo")
         self.act_redo = self._act(m, "&Redo", self.redo, QKeySequence.StandardKey.Redo, "actRedo")
+        for a in (self.act_undo, self.act_redo):  # their text names the move; Help does not
+            a.setProperty(helpdialogs.HELP_NAME, a.text())
         m.addSeparator()
         self.act_free = self._act(
             m, "&Free play (house rules)", self.side.free_play.toggle, None, "actFreePlay"
