@@ -67,3 +67,24 @@ def test_the_dialog_names_the_file_and_writes_png_pages(qtbot: QtBot, tmp_path: 
     dlg.grab().save(str(tmp_path / "dialog.png"))
     dlg.close()
     win.close()
+
+
+def test_a_print_job_the_player_cancels_or_replaces_raises_no_error_box(
+        qtbot: QtBot, tmp_path: Path) -> None:
+    """Playtest: File → Print starts a preview; choosing another sheet (or Cancel) cancels
+    that job, which is no error: the dialog says "Cancelled.", the window shows no box."""
+    from PySide6.QtWidgets import QMessageBox
+
+    win = open_game(qtbot, "skirmish", "meeting")
+    dlg = win.print_dialog("map")
+    assert dlg is not None
+    qtbot.waitUntil(lambda: dlg._request is None, timeout=60000)
+    dlg.save_to(tmp_path / "map.pdf")
+    dlg._cancel()
+    qtbot.waitUntil(lambda: dlg._request is None, timeout=60000)
+    assert dlg.status.text() == "Cancelled."
+    qtbot.wait(200)
+    assert win.last_error == ""
+    assert not any(b.isVisible() for b in win.findChildren(QMessageBox))
+    dlg.close()
+    win.close()

@@ -842,6 +842,9 @@ class MainWindow(QMainWindow):
                     break
 
     def on_failure(self, f: Failure) -> None:
+        if f.request in self.client.cancelled:  # asked for (a print job replaced or cancelled)
+            self.client.cancelled.discard(f.request)
+            return
         first = f.message.splitlines()[0]
         if self.snapshot is not None:
             self._draw(self.snapshot)  # put a dragged counter back where it was

@@ -232,6 +232,7 @@ class EngineClient(QObject):
         super().__init__(parent)
         self._ids = itertools.count(1)
         self._cancels: dict[int, threading.Event] = {}
+        self.cancelled: set[int] = set()  # requests the GUI cancelled: their failure is no error
         self._threads = (QThread(), QThread())
         self._threads[0].setObjectName("wartable-engine")
         self._threads[1].setObjectName("wartable-analysis")
@@ -304,6 +305,7 @@ class EngineClient(QObject):
     def cancel(self, request: int) -> None:
         ev = self._cancels.get(request)
         if ev is not None:
+            self.cancelled.add(request)
             ev.set()
 
     def _on_snapshot(self, snap: Snapshot) -> None:
