@@ -69,3 +69,14 @@ def test_keyboard_page_names_undo_and_redo_not_the_move_they_take_back(qtbot: Qt
     assert not any("Turn 1" in e for e in edit), edit
     dlg.close()
     win.close()
+
+
+def test_how_to_play_points_to_the_placement_tray(qtbot: QtBot) -> None:
+    """Playtest: the A&A page said to drag new units "from the mobilization zone" and the
+    1940 page "from their set-up boxes beside the map"; both now wait in the tray."""
+    from wartable.persistence import gamedata
+
+    for gid in ("aa_anniversary", "whatif1940"):
+        page = gamedata.how_to_play(gid)
+        assert page is not None and "*Units to place* tray" in page, gid
+        assert "Ctrl+click" in page, gid
