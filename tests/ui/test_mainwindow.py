@@ -323,3 +323,24 @@ def test_the_start_screen_reads_game_data_without_loading_maps(qtbot: QtBot) -> 
         select_game(w.start, gid)
         assert w.start.scenario.count() >= 1  # its scenarios are listed
     assert "aa_anniversary" not in gamedata._cache and "whatif1940" not in gamedata._cache
+
+
+def test_a_greyed_undo_says_why_in_the_edit_menu_and_forgets_it_once_undo_works(
+        win: MainWindow, qtbot: QtBot) -> None:
+    """Playtest: the reason for a greyed Undo went into a tooltip the Edit menu never shows,
+    and stayed on the action once Undo worked again."""
+    from wartable.engine.actions import Action
+
+    start(win, qtbot)
+    with qtbot.waitSignal(win.client.snapshotReady):
+        qtbot.mouseClick(win.side.button_for("end_step"), Qt.MouseButton.LeftButton)
+    assert not win.act_undo.isEnabled()
+    menu = win.act_undo.associatedObjects()[0]
+    assert menu.toolTipsVisible()  # type: ignore[attr-defined]
+    assert win.act_undo.toolTip().startswith("Cannot undo: ")
+    assert win.snapshot is not None
+    pid, dests = next(iter(win.snapshot.prompt.moves.items()))  # a Red move
+    with qtbot.waitSignal(win.client.snapshotReady):
+        win.submit(Action("move", "red", {"piece": pid, "to": dests[0]}))
+    assert win.act_undo.isEnabled()
+    assert not win.act_undo.toolTip().startswith("Cannot undo")

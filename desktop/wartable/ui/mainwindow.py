@@ -242,6 +242,7 @@ class MainWindow(QMainWindow):
         self._act(m, "&Quit", self.close, QKeySequence.StandardKey.Quit, "actQuit")
 
         m = mb.addMenu("&Edit")
+        m.setToolTipsVisible(True)  # a greyed Undo says why (the barrier) on hover
         self.act_undo = self._act(m, "&Undo", self.undo, QKeySequence.StandardKey.Undo, "actUndo")
         self.act_redo = self._act(m, "&Redo", self.redo, QKeySequence.StandardKey.Redo, "actRedo")
         for a in (self.act_undo, self.act_redo):  # their text names the move; Help does not
@@ -874,8 +875,8 @@ class MainWindow(QMainWindow):
         rl = snap.redo_label if snap else None
         self.act_undo.setEnabled(ul is not None)
         self.act_undo.setText(f"&Undo {ul}" if ul else "&Undo")
-        if snap and ul is None and snap.session.barrier:
-            self.act_undo.setToolTip(f"Cannot undo: {snap.session.barrier}")
+        self.act_undo.setToolTip(f"Cannot undo: {snap.session.barrier}"
+                                 if snap and ul is None and snap.session.barrier else "")
         self.act_redo.setEnabled(rl is not None)
         self.act_redo.setText(f"&Redo {rl}" if rl else "&Redo")
         title = "Wartable"
