@@ -344,3 +344,15 @@ def test_a_greyed_undo_says_why_in_the_edit_menu_and_forgets_it_once_undo_works(
         win.submit(Action("move", "red", {"piece": pid, "to": dests[0]}))
     assert win.act_undo.isEnabled()
     assert not win.act_undo.toolTip().startswith("Cannot undo")
+
+
+def test_leaving_table_mode_gives_back_the_players_zoom(win: MainWindow, qtbot: QtBot) -> None:
+    """Table mode zooms in for the table; leaving it restores the view the player had, not
+    a fit of the whole map (playtest, issue 16: the map keeps its zoom and centre)."""
+    start(win, qtbot, scenario="contact")
+    win.map.set_zoom(180)
+    win.map.center_on_location("1005")
+    win.act_table.trigger()
+    assert win.map.zoom_percent() == pytest.approx(270, abs=1)
+    win.act_table.trigger()
+    assert win.map.zoom_percent() == pytest.approx(180, abs=1)

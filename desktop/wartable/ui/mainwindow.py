@@ -11,7 +11,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QByteArray, Qt, QTimer
+from PySide6.QtCore import QByteArray, QPointF, Qt, QTimer
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (
     QDialog,
@@ -116,6 +116,7 @@ class MainWindow(QMainWindow):
         self.curtain = Curtain()
         self.seated: str | None = None  # the player now at the screen (hotseat)
         self.table_mode = False
+        self._before_table: tuple[float, QPointF] | None = None  # the view table mode left
         self.stack.addWidget(self.start_scroll)
         self.stack.addWidget(self.map_tabs)
         self.stack.addWidget(self.curtain)
@@ -942,12 +943,20 @@ class MainWindow(QMainWindow):
                                           for d in side_docks], Qt.Orientation.Horizontal)
         self.side.setStyleSheet("QPushButton { padding: 10px; }" if self.table_mode else "")
         self.dice_display.set_large(self.table_mode)
+        v = self.map
         if self.table_mode:
+            # Remembered, so leaving table mode gives the player back their view (playtest).
+            self._before_table = (v.zoom_percent(), v.mapToScene(v.viewport().rect().center()))
             self.showFullScreen()
-            self.map.set_zoom(max(self.map.zoom_percent() * 1.5, 100))
+            v.set_zoom(max(v.zoom_percent() * 1.5, 100))
         else:
             self.showNormal()
-            self.map.fit()
+            if self._before_table is None:
+                v.fit()
+            else:
+                zoom, centre = self._before_table
+                v.set_zoom(zoom)
+                v.centerOn(centre)
 
     def toggle_full_screen(self) -> None:
         self.showNormal() if self.isFullScreen() else self.showFullScreen()
