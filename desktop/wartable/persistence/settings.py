@@ -28,6 +28,8 @@ BAD_SUFFIX = ".bad"
 PALETTES = ("standard", "colourblind")
 DICE_MODES = ("digital", "physical")
 MAX_RECENT = 10
+MAX_PLAYERS = 12  # names remembered for the start screen's seats
+MAX_NAME = 60
 MAX_AUTOSAVE_KEEP = 100
 MAX_SETTINGS_BYTES = 1024 * 1024  # settings are a few hundred bytes; more is not ours
 _LIMITS = boundedread.Limits(MAX_SETTINGS_BYTES, max_nodes=10_000, max_depth=20)
@@ -44,6 +46,7 @@ class Settings:
     show_grid: bool = True
     show_labels: bool = True
     last_game: str = ""  # game id offered first in New Game
+    player_names: tuple[str, ...] = ()  # the seats' names last typed, in seat order
 
     def __post_init__(self) -> None:
         # Catch programming errors at the source rather than in the file.
@@ -105,6 +108,8 @@ _CHECKS: dict[str, Callable[[Any], Any]] = {
     "show_grid": lambda v: v if isinstance(v, bool) else None,
     "show_labels": lambda v: v if isinstance(v, bool) else None,
     "last_game": lambda v: v if isinstance(v, str) else None,
+    "player_names": lambda v: tuple(v) if isinstance(v, list) and len(v) <= MAX_PLAYERS
+    and all(isinstance(x, str) and 0 < len(x) <= MAX_NAME for x in v) else None,
 }
 
 

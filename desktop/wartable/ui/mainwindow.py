@@ -183,6 +183,7 @@ class MainWindow(QMainWindow):
         self.bot.may_read = self._may_read
         self.bot.add_actions(self.game_menu)
         self.start.set_recent(self.settings.recent_files)
+        self.start.remember_names(self.settings.player_names)
         self.start.refresh_games(self.settings.last_game or registry.DEFAULT_GAME)
         self._show_start()
         # Recompute the minimum size now the game docks are hidden: building them made the
@@ -335,7 +336,15 @@ class MainWindow(QMainWindow):
             return
         self.seated = None
         self.client.send(NewGame(game_id, scenario, freeze(table or {}), seed, dice_mode))
-        self.settings = replace(self.settings, last_game=game_id)
+        # The seats' names, in seat order, are offered again next time (issue 16).
+        # (A split's commands come seat by seat; one name per side comes side by side.)
+        t = table or {}
+        seats = dict(t.get("table.commands") or t.get("table.seats") or {})  # type: ignore[call-overload]
+        names = tuple(dict.fromkeys(str(n)[:settings_mod.MAX_NAME] for n in seats.values())
+                      )[:settings_mod.MAX_PLAYERS]
+        self.settings = replace(self.settings, last_game=game_id,
+                                player_names=names or self.settings.player_names)
+        self.start.remember_names(self.settings.player_names)
 
     def open_path(self, path: Path) -> None:
         if not self.save_before_leaving("opening another game"):

@@ -16,7 +16,7 @@ Older saves have only "table.seats" (or nothing): one seat per side, in its side
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -196,6 +196,8 @@ class SplitEditor(QWidget):
         self.seat_colours: list[ColourButton] = []
         self.seat_bots: list[QComboBox] = []  # per seat: Human or a bot level (issue 7)
         self.bot_levels: tuple[tuple[str, str], ...] = ()
+        # The name a seat starts with: the start screen remembers last game's (issue 16).
+        self.default_name: Callable[[int], str] = lambda i: f"Player {i + 1}"
         self.hide()
 
     def set_definition(self, d: GameDefinition,
@@ -238,7 +240,7 @@ class SplitEditor(QWidget):
                 row = QWidget()
                 lay = QHBoxLayout(row)
                 lay.setContentsMargins(0, 0, 0, 0)
-                edit = QLineEdit(f"Player {i + 1}")
+                edit = QLineEdit(self.default_name(i))
                 edit.setObjectName(f"seat_{i}")
                 colour = ColourButton(defaults[i])
                 colour.setObjectName(f"seatColour_{i}")

@@ -95,6 +95,8 @@ class StartScreen(QWidget):
         self.players_form.addRow(self.solitaire)
         # The game's player-count splits [1.3] (players.py); hidden for games without.
         self.split_editor = SplitEditor()
+        self.remembered: tuple[str, ...] = ()  # the names last typed (settings)
+        self.split_editor.default_name = self.default_name
         self.split_editor.modeChanged.connect(self._split_mode)
         self.players_form.addRow(self.split_editor)
         self.colour_buttons: dict[str, ColourButton] = {}  # side -> its seat's colour
@@ -121,6 +123,18 @@ class StartScreen(QWidget):
         rl.addWidget(open_btn)
         col.addWidget(recent, 2)
         self.refresh_games()
+
+    def default_name(self, i: int) -> str:
+        """Seat i's name to start with: the one typed last time, else "Player i+1"."""
+        return self.remembered[i] if i < len(self.remembered) else f"Player {i + 1}"
+
+    def remember_names(self, names: Sequence[str]) -> None:
+        """The names to offer (settings.player_names); the rows show them from now on."""
+        self.remembered = tuple(names)
+        for i, e in enumerate(self.split_editor.seat_edits):
+            e.setText(self.default_name(i))
+        for i, e in enumerate(self.player_edits.values()):
+            e.setText(self.default_name(i))
 
     def refresh_games(self, default_game: str = "") -> None:
         self.games.clear()
@@ -200,7 +214,7 @@ class StartScreen(QWidget):
         self.colour_buttons = {}
         self.bot_combos = {}
         for i, (sid, name) in enumerate(sides, 1):
-            edit = QLineEdit(f"Player {i}")
+            edit = QLineEdit(self.default_name(i - 1))
             edit.setObjectName(f"player_{sid}")
             self.player_edits[sid] = edit
             colour = ColourButton(colours[i - 1] if colours else seat_colour(i - 1))
