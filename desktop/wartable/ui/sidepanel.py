@@ -59,6 +59,7 @@ class SidePanel(QWidget):
         self.title.setFont(f)
         lay.addWidget(self.title)
         self.turn = QLabel()
+        self.turn.setWordWrap(True)  # a long scenario name must not clip "Turn 3 of 11"
         lay.addWidget(self.turn)
 
         self.tree = QTreeWidget()
