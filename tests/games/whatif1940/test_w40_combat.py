@@ -820,3 +820,19 @@ def test_11_19_hint_at_a_soviet_attack_on_german_corps_names_the_dl1_option() ->
     assert "DR" in T.row(column)
     assert notes.lines == ("What the results do:",
                            *(f"{code} = {legend[code]}" for code in codes))
+
+
+def test_11_5_the_hex_under_assault_is_marked_on_the_map_until_the_battle_ends() -> None:
+    """The table's battle marker (issue 16) stands on the target while its roll is asked and
+    is gone once the result is applied."""
+    s = sov(put(put(base(), PZ[0], RING[0]), INF[0], RING[3]), 1, TGT, 4, 13)
+    s = at(s)
+    assert G.rules.pending_battles(G, s) == ()
+    s = attack(s, TGT, [PZ[0], INF[0]])
+    assert s.top_frame is not None and s.top_frame.kind == "dice"
+    assert G.rules.pending_battles(G, s) == (TGT,)
+    fr = s.top_frame
+    column = str(fr.data["purpose"]).split("(")[1].rstrip(")").replace(":", "-")
+    s = roll(s, roll_for(column, "AS"))
+    assert not s.frames
+    assert G.rules.pending_battles(G, s) == ()

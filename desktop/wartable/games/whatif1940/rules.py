@@ -358,6 +358,12 @@ class WhatIf1940Rules(Rules):
             return None
         return Action.make("move", side, pieces=tuple(piece_ids), to=to)
 
+    def pending_battles(self, game: Game, state: GameState) -> tuple[str, ...]:
+        # A prepared or mobile assault is declared and fought at once [11.5, 10.15]: the
+        # battle due is the one whose air support, roll, losses or retreat are being asked.
+        target = combat.battle(state).get("target")
+        return (target,) if isinstance(target, str) and target and state.frames else ()
+
     def placement_boxes(self, game: Game) -> tuple[str, ...]:
         # The set-up pools [3.1]: shown in the table's placement tray (issue 16).
         return (GERMAN_POOL, ALLIED_POOL, SOVIET_POOL, NEUTRAL_POOL)
