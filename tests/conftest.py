@@ -15,6 +15,7 @@ sys.path.insert(0, str(TESTS))  # makes `testgame` importable everywhere
 
 import pytest  # noqa: E402
 
+import assistedgame  # noqa: E402,F401  (registers "kitgame", the assisted-play kit's test game)
 import testgame  # noqa: E402,F401  (registers the "skirmish" test game)
 
 

@@ -158,7 +158,7 @@ def test_enforcement() -> None:
     e = error(d)
     assert (e.where, e.what) == (
         "game.enforcement",
-        "must be 'enforced' or 'assisted', not 'strict'",
+        "must be one of 'enforced', 'assisted', 'free', not 'strict'",
     )
 
 

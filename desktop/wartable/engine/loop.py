@@ -21,11 +21,17 @@ from wartable.engine.actions import (
     Outcome,
     Prompt,
 )
+from wartable.engine.assisted import REMOVE, apply_verb, enforcement_at, is_kit_verb
+from wartable.engine.conditions import eval_condition, is_kit_condition
+from wartable.engine.dice import DICE_FRAME as DICE_FRAME
+from wartable.engine.dice import dice_text
+from wartable.engine.dice import roll_then as roll_then
+from wartable.engine.kitsteps import fire_triggers, unticked
 from wartable.engine.rules import Game, locations
 from wartable.model.sequence import Position
 from wartable.model.state import Frame, GameState, Piece
+from wartable.model.tracks import initial_vars
 
-DICE_FRAME = "dice"
 _MAX_AUTO_STEPS = 1000  # a sequence that never stops advancing is a data error
 
 
@@ -54,7 +60,8 @@ def new_game(
     state = GameState(
         game_id=d.id, data_version=d.data_version, scenario=scenario, options=opts,
         turn=sc.first_turn, step_index=0, active_side=d.sides[0].id,
-        pieces=FrozenMap(pieces), vars=sc.vars, frames=(), rng=Rng.from_seed(seed),
+        pieces=FrozenMap(pieces), vars=FrozenMap({**initial_vars(d.kit), **sc.vars}),
+        frames=(), rng=Rng.from_seed(seed),
         dice_mode=dice_mode,
     )
     state = game.rules.setup(game, state)
@@ -64,7 +71,8 @@ def new_game(
         idx += 1
         if idx >= len(positions):
             raise DataError(d.id, "sequence", "no step of the sequence applies on turn 1")
-    out = _enter(game, replace(state, step_index=idx), positions[idx])
+    out = fire_triggers(game, replace(state, step_index=idx))
+    out = out.then(_enter(game, out.state, positions[idx]))
     return out.state, out.events
 
 
@@ -102,7 +110,7 @@ def apply(game: Game, state: GameState, action: Action) -> Outcome:
         raise IllegalAction(f"The game is over ({state.result}).")
     if action.side not in game.definition.side_ids:
         raise IllegalAction(f"Unknown side {action.side!r}.")
-    if action.verb == FREE_MOVE:
+    if action.verb == FREE_MOVE or is_kit_verb(action.verb):
         _check_names(game, state, action)
     # The game's own refusal comes first (it cites the rule); a made-up name that makes
     # game code stumble, or that it let through, is refused here.
@@ -140,7 +148,7 @@ def _check_names(game: Game, state: GameState, action: Action) -> None:
         for pid in v if isinstance(v, tuple) else (v,) if v not in (None, "") else ():
             if not isinstance(pid, str) or pid not in state.pieces:
                 raise IllegalAction(f"There is no piece {_quoted(pid)}.")
-    if not game.maps:
+    if not game.maps or action.verb == REMOVE:  # its `to` is "dead", "pool" or "delete"
         return
     known = locations(game)
     for key in PLACE_ARGS:
@@ -156,7 +164,11 @@ def _quoted(v: Any) -> str:
 
 def _apply(game: Game, state: GameState, action: Action) -> Outcome:
     pos = game.position(state)
-    if action.verb == FREE_MOVE:
+    if is_kit_verb(action.verb):
+        out = apply_verb(game, state, action)
+    elif action.verb == FREE_MOVE and enforcement_at(game, state) != "enforced":
+        out = apply_verb(game, state, action)  # assisted play: a normal move, with warnings
+    elif action.verb == FREE_MOVE:
         out = _free_move(game, state, action)
     elif action.verb == SET_DICE_MODE:
         out = _set_dice_mode(game, state, action)
@@ -174,6 +186,10 @@ def _apply(game: Game, state: GameState, action: Action) -> Outcome:
             out = _answer_dice(game, state, frame, action)
         elif frame is not None:
             out = game.rules.frame_apply(game, state, frame, action)
+        elif action.verb == "move" and pos.step.kind == "assisted" \
+                and enforcement_at(game, state) != "enforced" \
+                and "assisted" not in game.rules.table.steps:
+            out = apply_verb(game, state, action)
         elif action.verb == END_STEP:
             reason = game.rules.can_end_step(game, state, pos)
             if reason:
@@ -208,6 +224,8 @@ def _condition(game: Game, cond: str, state: GameState) -> bool:
         return state.turn != first
     if cond.startswith("option:"):
         return bool(state.options.get(cond[7:], False))
+    if is_kit_condition(cond):
+        return eval_condition(game, state, cond)
     return game.rules.condition(game, cond, state)
 
 
@@ -215,7 +233,9 @@ def _enter(game: Game, state: GameState, pos: Position) -> Outcome:
     if pos.side != "*":
         state = replace(state, active_side=pos.side)
     phase = game.rules.phase_name(game, state, pos)
-    ev = Event("phase", f"Turn {state.turn}: {phase} — {pos.step.name}",
+    label = game.definition.date_label(state.turn)
+    turn = f"Turn {state.turn} ({label})" if label else f"Turn {state.turn}"
+    ev = Event("phase", f"{turn}: {phase} — {pos.step.name}",
                pos.side if pos.side != "*" else "", pos.step.rule, state.turn, pos.step.name)
     return Outcome(state, (ev,)).then(game.rules.enter_step(game, state, pos))
 
@@ -226,6 +246,9 @@ def end_step(game: Game, state: GameState) -> Outcome:
     for _ in range(_MAX_AUTO_STEPS):
         st = out.state
         out = out.then(game.rules.exit_step(game, st, game.position(st)))
+        left = unticked(game, out.state, game.position(st))
+        if left is not None:
+            out = Outcome(out.state, out.events + (left,), out.revealed, out.auto_end)
         st = out.state
         positions = game.positions
         idx, turn = st.step_index, st.turn
@@ -240,6 +263,12 @@ def end_step(game: Game, state: GameState) -> Outcome:
             cand = replace(st, step_index=idx, turn=turn)
             if _applies(game, cand, positions[idx]):
                 break
+        if cand.turn != st.turn:  # a new turn: its date triggers fire first
+            fired = fire_triggers(game, cand)
+            out = Outcome(out.state, out.events + fired.events, out.revealed, out.auto_end)
+            cand = fired.state
+            if cand.result is not None:
+                return replace(out, state=cand, auto_end=False)
         out = out.then(_enter(game, cand, positions[idx]))
         if not out.auto_end or out.state.result is not None or out.state.frames:
             return replace(out, auto_end=False)
@@ -283,27 +312,6 @@ _MODE_NAMES = {"digital": "computer dice", "physical": "physical dice"}
 
 # --- dice ---------------------------------------------------------------------
 
-def roll_then(game: Game, state: GameState, *, count: int, sides: int, purpose: str,
-              side: str, resume: str, data: FrozenMap[str, Any] | None = None,
-              rule: str = "") -> Outcome:
-    """Roll `count`d`sides` for `purpose`, then call rules.resume with the dice.
-
-    Digital mode rolls from the state's PRNG now; physical mode pushes a frame that
-    asks `side` to type the roll, and resumes when the DICE action answers it.
-    """
-    data = data or FrozenMap()
-    if state.dice_mode == "physical":
-        frame = Frame(DICE_FRAME, side, f"Roll {count}d{sides} for {purpose} and type the result.",
-                      rule, FrozenMap(count=count, sides=sides, purpose=purpose, resume=resume,
-                                      data=data))
-        return Outcome(state.push_frame(frame))
-    dice, rng = state.rng.roll_many(count, sides)
-    state = replace(state, rng=rng)
-    ev = Event("dice", f"{purpose}: rolled {_dice_text(dice)}", side, rule,
-               data=FrozenMap(dice=tuple(dice), resume=resume))
-    return Outcome(state, (ev,)).then(game.rules.resume(game, state, resume, data, dice))
-
-
 def _answer_dice(game: Game, state: GameState, frame: Frame, action: Action) -> Outcome:
     if action.verb != DICE:
         raise IllegalAction(f"Type the dice first: {frame.text}")
@@ -315,15 +323,11 @@ def _answer_dice(game: Game, state: GameState, frame: Frame, action: Action) -> 
         raise IllegalAction(f"Type {count} {'die' if count == 1 else 'dice'} "
                             f"from 1 to {sides}, got {raw!r}.")
     _, state = state.pop_frame()
-    ev = Event("dice", f"{frame.data['purpose']}: rolled {_dice_text(raw)} (physical dice)",
+    ev = Event("dice", f"{frame.data['purpose']}: rolled {dice_text(raw)} (physical dice)",
                frame.side, frame.rule,
                data=FrozenMap(dice=tuple(raw), resume=str(frame.data["resume"]), physical=True))
     return Outcome(state, (ev,)).then(
         game.rules.resume(game, state, str(frame.data["resume"]), frame.data["data"], raw))
-
-
-def _dice_text(dice: tuple[int, ...]) -> str:
-    return str(dice[0]) if len(dice) == 1 else "+".join(map(str, dice)) + f" = {sum(dice)}"
 
 
 def end_step_button(enabled_reason: str | None = None) -> Button:

@@ -26,7 +26,9 @@ from typing import Any, Literal, TypeAlias
 from wartable.core.errors import DataError, IllegalAction
 from wartable.core.frozen import FrozenMap
 from wartable.core.rng import Rng
+from wartable.engine.conditions import is_kit_condition
 from wartable.model.parse import Reader
+from wartable.model.values import freeze
 
 ModifierKind: TypeAlias = Literal["computed", "confirm"]
 # An answer is bool for an applies-or-not modifier, a count for a "per ..." modifier.
@@ -119,6 +121,9 @@ class Band:
     result: str
     text: str
     provisional: bool = False
+    # What the result does, as raw effect tables (engine/effects.py parses and checks them
+    # at load; assisted play applies them, issue 18).
+    effects: tuple[FrozenMap[str, Any], ...] = ()
 
     def contains(self, total: int) -> bool:
         return (self.low is None or total >= self.low) and (self.high is None or total <= self.high)
@@ -426,7 +431,7 @@ def _min_max(r: Reader | None) -> tuple[int | None, int | None]:
 
 
 def _band_from(f: Reader) -> Band:
-    f.known("min", "max", "roll", "result", "text", "provisional")
+    f.known("min", "max", "roll", "result", "text", "provisional", "effects")
     if f.has("roll"):
         if f.has("min") or f.has("max"):
             raise f.fail("roll", "give either roll or min/max, not both")
@@ -437,7 +442,8 @@ def _band_from(f: Reader) -> Band:
             raise f.fail("min", "is missing; a band needs min, max or roll (only one may be open)")
     result = f.text("result", nonempty=True)
     text = f.opt_text("text", "", nonempty=True) or result
-    return Band(low, high, result, text, f.opt_flag("provisional"))
+    effects = tuple(FrozenMap(freeze(dict(e.data))) for e in f.opt_items("effects"))
+    return Band(low, high, result, text, f.opt_flag("provisional"), effects)
 
 
 def _parse_roll(text: str, f: Reader) -> tuple[int | None, int | None]:
@@ -479,7 +485,10 @@ def check_predicates(proc: Procedure, names: Collection[str]) -> None:
     Call when binding a game's predicates to its procedures (at load), so a misspelt
     condition is a data error on start-up rather than a crash at the roll.
     """
-    missing = sorted({m.condition for m in proc.modifiers if m.kind == "computed"} - set(names))
+    # A condition in the data's own language (flag:, track:...) is checked against the
+    # game's tracks and flags instead (engine/steps.py, RuleTable.check).
+    missing = sorted({m.condition for m in proc.modifiers if m.kind == "computed"
+                      and not is_kit_condition(m.condition)} - set(names))
     if missing:
         ids = [m.id for m in proc.modifiers if m.condition in missing]
         raise DataError(

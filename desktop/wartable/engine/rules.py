@@ -10,11 +10,13 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast
 from wartable.core.errors import DataError, IllegalAction
 from wartable.core.frozen import FrozenMap
 from wartable.engine.actions import Action, Button, Outcome, Prompt
+from wartable.engine.kitsteps import KIT_TABLE, with_kit
 from wartable.engine.rollodds import RollNotes
 from wartable.engine.steps import RuleTable, StepHandler
 from wartable.model.definition import GameDefinition
 from wartable.model.sequence import Position
 from wartable.model.state import Frame, GameState, Piece
+from wartable.model.tracks import KIT_PLACES, private_view
 
 if TYPE_CHECKING:
     from wartable.maps.model import BoardMap
@@ -69,7 +71,7 @@ class Rules:
         """DataError, naming the file and the entry, for a step kind, a condition or a
         die-roll table of the data that no handler of `table` answers (engine/steps.py).
         The loader calls it once per game (persistence/gamedata.py)."""
-        self.table.check(game.definition)
+        with_kit(self.table).check(game.definition)
 
     def check_tables(self, game: Game) -> None:
         """Parse every data table the rules read, raising DataError on the first bad value.
@@ -92,7 +94,8 @@ class Rules:
     def step(self, pos: Position) -> StepHandler:
         """The handler of the step's kind; a kind no rules handle (only in a game built
         without the loader's check) shows its prompt and an End step button."""
-        return self.table.steps.get(pos.step.kind) or _FREE_STEP
+        return (self.table.steps.get(pos.step.kind) or KIT_TABLE.steps.get(pos.step.kind)
+                or _FREE_STEP)
 
     def enter_step(self, game: Game, state: GameState, pos: Position) -> Outcome:
         return self.step(pos).enter(game, state, pos)
@@ -114,13 +117,13 @@ class Rules:
         return out
 
     def frame_prompt(self, game: Game, state: GameState, frame: Frame) -> Prompt:
-        handler = self.table.frames.get(frame.kind)
+        handler = self.table.frames.get(frame.kind) or KIT_TABLE.frames.get(frame.kind)
         if handler is not None:
             return handler.prompt(game, state, frame)
         return Prompt(side=frame.side, text=frame.text, rule=frame.rule)
 
     def frame_apply(self, game: Game, state: GameState, frame: Frame, action: Action) -> Outcome:
-        handler = self.table.frames.get(frame.kind)
+        handler = self.table.frames.get(frame.kind) or KIT_TABLE.frames.get(frame.kind)
         if handler is not None:
             return handler.apply(game, state, frame, action)
         raise IllegalAction(f"'{action.verb}' does not answer: {frame.text}")
@@ -128,7 +131,7 @@ class Rules:
     def resume(self, game: Game, state: GameState, resume: str, data: FrozenMap[str, Any],
                dice: tuple[int, ...]) -> Outcome:
         """Continue a procedure after its dice are known (rolled or typed in)."""
-        fn = self.table.resumes.get(resume)
+        fn = self.table.resumes.get(resume) or KIT_TABLE.resumes.get(resume)
         if fn is not None:
             return fn(game, state, data, dice)
         raise DataError(game.definition.id, "rules", f"no continuation {resume!r} for dice")
@@ -142,9 +145,11 @@ class Rules:
         return "The last turn is over."
 
     def view(self, game: Game, state: GameState, side: str | None) -> GameState:
-        """What `side` may see (None: everything, for solitaire with open information).
-        Games with hidden information override this and `hidden_information`."""
-        return state
+        """What `side` may see (None: what every side may see). The kit's secrets (chits in
+        hands and cups, private notes: model/tracks.private_view) are scrubbed here; games
+        with more hidden information override this and `hidden_information`, and call
+        private_view too."""
+        return private_view(state, side)
 
     def command_of(self, game: Game, state: GameState, side: str) -> str:
         """Which command (a player's role, model/seats.py) decides for `side` now: the one
@@ -156,8 +161,11 @@ class Rules:
         return players.command_for(side, game.position(state).step.id)
 
     def hidden_information(self, game: Game, state: GameState) -> bool:
-        """Does any side keep secrets now? Then hotseat play needs a privacy curtain."""
-        return any(s.hidden_info for s in game.definition.sides)
+        """Does any side keep secrets now? Then hotseat play needs a privacy curtain: a side
+        declares hidden information, the game has chit cups, or a side keeps notes."""
+        d = game.definition
+        return (any(s.hidden_info for s in d.sides) or bool(d.cups)
+                or any(k.startswith("notes.") and v for k, v in state.vars.items()))
 
     def candidate_actions(self, game: Game, state: GameState, prompt: Prompt) -> tuple[Action, ...]:
         """Actions random play may try now: the frame's or the step's handler's candidates,
@@ -169,6 +177,7 @@ class Rules:
         frame = state.top_frame
         if frame is not None:
             fh = self.table.frames.get(frame.kind)
+            fh = fh or KIT_TABLE.frames.get(frame.kind)
             got = fh.candidates(game, state, frame, prompt) if fh is not None else None
         else:
             pos = game.position(state)
@@ -285,4 +294,6 @@ def _build_locations(game: Game) -> frozenset[str]:
     for m in game.maps.values():
         locs.update(m.location_ids())
         locs.update(f"box:{b.id}" for b in m.boxes)
+    if game.definition.assisted:
+        locs.update(KIT_PLACES)  # the dead pile and the force pool, off the map
     return frozenset(locs)

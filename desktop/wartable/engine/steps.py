@@ -19,6 +19,8 @@ from typing import TYPE_CHECKING, Any, TypeAlias
 from wartable.core.errors import DataError
 from wartable.core.frozen import FrozenMap
 from wartable.engine.actions import END_STEP, Action, Button, Outcome, Prompt
+from wartable.engine.conditions import check_condition, is_kit_condition
+from wartable.engine.effects import parse_effects
 from wartable.engine.procedures import Procedure, check_predicates
 from wartable.model.definition import GameDefinition
 from wartable.model.sequence import Position
@@ -98,6 +100,8 @@ class FunctionFrame(FrameHandler):
 Resume: TypeAlias = Callable[["Game", GameState, FrozenMap[str, Any], tuple[int, ...]], Outcome]
 # A sequence condition: is the phase or step played now?
 Condition: TypeAlias = Callable[["Game", GameState], bool]
+# A `code` effect of the data (engine/effects.py): (game, state, acting side) -> outcome.
+EffectCode: TypeAlias = Callable[["Game", GameState, str], Outcome]
 
 
 @dataclass(frozen=True)
@@ -123,10 +127,20 @@ class RuleTable:
     resumes: Mapping[str, Resume] = field(default_factory=FrozenMap)
     conditions: Mapping[str, Condition] = field(default_factory=FrozenMap)
     procedures: Mapping[str, ProcedureUse] = field(default_factory=FrozenMap)
+    effects: Mapping[str, EffectCode] = field(default_factory=FrozenMap)
 
     def __post_init__(self) -> None:
-        for name in ("steps", "frames", "resumes", "conditions", "procedures"):
+        for name in ("steps", "frames", "resumes", "conditions", "procedures", "effects"):
             object.__setattr__(self, name, _frozen(getattr(self, name)))
+
+    def merged(self, other: RuleTable) -> RuleTable:
+        """This table with `other`'s handlers added (other's win on a clash)."""
+        return RuleTable(
+            steps={**self.steps, **other.steps}, frames={**self.frames, **other.frames},
+            resumes={**self.resumes, **other.resumes},
+            conditions={**self.conditions, **other.conditions},
+            procedures={**self.procedures, **other.procedures},
+            effects={**self.effects, **other.effects})
 
     def check(self, definition: GameDefinition) -> None:
         """DataError, naming the data file and the entry, for the first name the data uses
@@ -146,8 +160,40 @@ class RuleTable:
                                     f"no rules handle the step kind {step.kind!r}; known "
                                     f"kinds: {', '.join(sorted(self.steps)) or 'none'}")
                 if step.condition:
-                    self._check_condition(step.condition, options, source, f"{where}.condition")
+                    self._check_condition(step.condition, options, source, f"{where}.condition",
+                                          definition)
+                if step.kind == "procedure":
+                    if not step.table:
+                        raise DataError(source, f"{where}.table",
+                                        "a procedure step names the die-roll table it rolls")
+                    if not _is_procedure(definition.tables.get(step.table)):
+                        raise DataError(source, f"{where}.table",
+                                        f"no die-roll table {step.table!r} in the data")
+                elif step.table:
+                    raise DataError(source, f"{where}.table",
+                                    "only a step of kind 'procedure' rolls a table")
         self.check_procedures(definition)
+        self.check_kit(definition)
+
+    def check_kit(self, definition: GameDefinition) -> None:
+        """The assisted-play data (issue 18): every die-roll table's band effects and data
+        conditions, every date trigger's effects, named things that exist."""
+        code = frozenset(self.effects)
+        for key, value in sorted(definition.tables.items()):
+            if not _is_procedure(value):
+                continue
+            source = definition.source_of(f"tables.{key}")
+            proc = Procedure.from_dict(value, f"{source}: tables.{key}")
+            for i, band in enumerate(proc.bands):
+                parse_effects(band.effects, definition, source,
+                              f"tables.{key}.bands[{i}].effects", code)
+            for m in proc.modifiers:
+                if m.kind == "computed" and is_kit_condition(m.condition):
+                    self._check_kit_condition(m.condition, definition, source,
+                                              f"tables.{key}.modifiers[{m.id}].condition")
+        for t in definition.triggers:
+            source = definition.source_of("triggers")
+            parse_effects(t.effects, definition, source, f"triggers[{t.index}].effects", code)
 
     def check_procedures(self, definition: GameDefinition) -> None:
         """Each die-roll table the code runs: present, valid, every computed modifier's
@@ -163,19 +209,43 @@ class RuleTable:
             if use.resume and use.resume not in self.resumes:
                 raise DataError(source, f"tables.{key}",
                                 f"no rules continue its roll: no resume {use.resume!r}")
+        by_data = rolled_by_data(definition)
         for key, value in sorted(definition.tables.items()):
-            if _is_procedure(value) and key not in self.procedures:
+            if _is_procedure(value) and key not in self.procedures and key not in by_data:
                 raise DataError(definition.source_of(f"tables.{key}"), f"tables.{key}",
                                 "is a die-roll table that no rule rolls on (known: "
                                 f"{', '.join(sorted(self.procedures)) or 'none'})")
 
-    def _check_condition(self, cond: str, options: set[str], source: str, where: str) -> None:
+    def _check_condition(self, cond: str, options: set[str], source: str, where: str,
+                         definition: GameDefinition | None = None) -> None:
         name = cond.removeprefix("!")
-        if name.startswith("option:"):
+        if definition is not None and is_kit_condition(cond):
+            self._check_kit_condition(cond, definition, source, where)
+        elif name.startswith("option:"):
             if name[7:] not in options:
                 raise DataError(source, where, f"{cond!r} names no option of the game")
         elif name not in BUILTIN_CONDITIONS and name not in self.conditions:
             raise DataError(source, where, f"no rules evaluate the condition {cond!r}")
+
+
+    @staticmethod
+    def _check_kit_condition(cond: str, definition: GameDefinition, source: str,
+                             where: str) -> None:
+        try:
+            check_condition(cond, definition.tracks, frozenset(definition.flags),
+                            has_calendar=not definition.calendar.empty)
+        except ValueError as e:
+            raise DataError(source, where, str(e)) from e
+
+
+def rolled_by_data(definition: GameDefinition) -> frozenset[str]:
+    """The die-roll tables the data itself rolls: every table of a game played assisted or
+    free anywhere (rolled on demand, issue 18), and those of its procedure steps."""
+    steps = [p.step for p in definition.sequence.positions]
+    if definition.enforcement != "enforced" or any(
+            s.enforcement not in (None, "enforced") for s in steps):
+        return frozenset(k for k, v in definition.tables.items() if _is_procedure(v))
+    return frozenset(s.table for s in steps if s.kind == "procedure" and s.table)
 
 
 def _is_procedure(value: object) -> bool:

@@ -15,6 +15,17 @@ from wartable.core.frozen import FrozenMap
 from wartable.model.parse import Reader
 from wartable.model.seats import PlayerSetup, parse_players
 from wartable.model.sequence import Sequence
+from wartable.model.tracks import (
+    Calendar,
+    Checks,
+    CounterMix,
+    CupDef,
+    FlagDef,
+    KitData,
+    TrackDef,
+    TriggerDef,
+    parse_kit,
+)
 from wartable.model.values import freeze
 
 _COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
@@ -134,6 +145,50 @@ class GameDefinition:
     # Which data file defined each top-level key ("sequence") and each table ("tables.crt"),
     # so a check made after the files are merged names the file (persistence/gamedata.py).
     sources: FrozenMap[str, str] = field(default_factory=FrozenMap, compare=False)
+    # The assisted-play kit's data (model/tracks.py, issue 18); empty for enforced games.
+    kit: KitData = field(default_factory=KitData)
+
+    @property
+    def tracks(self) -> FrozenMap[str, TrackDef]:
+        return self.kit.tracks
+
+    @property
+    def flags(self) -> FrozenMap[str, FlagDef]:
+        return self.kit.flags
+
+    @property
+    def cups(self) -> FrozenMap[str, CupDef]:
+        return self.kit.cups
+
+    @property
+    def triggers(self) -> tuple[TriggerDef, ...]:
+        return self.kit.triggers
+
+    @property
+    def calendar(self) -> Calendar:
+        return self.kit.calendar
+
+    @property
+    def counter_mix(self) -> tuple[CounterMix, ...]:
+        return self.kit.counter_mix
+
+    @property
+    def checks(self) -> Checks:
+        return self.kit.checks
+
+    @property
+    def assisted(self) -> bool:
+        """Is any part of the game played assisted or free (the kit's verbs and places)?"""
+        return self.enforcement != "enforced" or any(
+            p.step.enforcement not in (None, "enforced") for p in self.sequence.positions)
+
+    def enforcement_of(self, step_enforcement: str | None) -> str:
+        """A step's enforcement: its own, else the game's."""
+        return step_enforcement or self.enforcement
+
+    def date_label(self, turn: int) -> str:
+        """The calendar's label of a turn ("Sep 1939"), "" without a calendar."""
+        return self.calendar.label(turn)
 
     def source_of(self, key: str) -> str:
         """The data file that defined `key` ("sequence", "tables.<id>"), else the game id."""
@@ -153,8 +208,10 @@ class GameDefinition:
         return FrozenMap({o.id: o.default for o in self.options})
 
     @staticmethod
-    def from_dict(data: Mapping[str, Any], source: str) -> GameDefinition:
-        """Build from the merged contents of a game's data files."""
+    def from_dict(data: Mapping[str, Any], source: str,
+                  sources: Mapping[str, str] | None = None) -> GameDefinition:
+        """Build from the merged contents of a game's data files (`sources`: which file
+        defined each key, for the errors of the parts that use it)."""
         r = Reader(data, source)
         g = r.sub("game")
         sides = tuple(_side(sr) for sr in r.opt_items("sides"))
@@ -178,7 +235,7 @@ class GameDefinition:
                       o.opt_text("rule", ""), o.opt_text("description", ""))
             for o in r.opt_items("options")
         )
-        enforcement = g.opt_choice("enforcement", ("enforced", "assisted"), "enforced")
+        enforcement = g.opt_choice("enforcement", ("enforced", "assisted", "free"), "enforced")
         notes = tuple(_note(n) for n in r.opt_items("piece_notes"))
         sequence = Sequence.from_dict(r.table("sequence"), side_ids, source,
                                       {s.id: s.name for s in sides})
@@ -199,6 +256,7 @@ class GameDefinition:
             players=players,
             piece_notes=notes,
             player_aids=freeze(r.opt_table("player_aids")),
+            kit=parse_kit(r, side_ids, unit_types, sources),
         )
 
 

@@ -14,6 +14,17 @@ from wartable.model.parse import Reader
 
 
 @dataclass(frozen=True, slots=True)
+class ChecklistItem:
+    """What the rules require at a step, ticked off by the players (assisted play)."""
+
+    text: str
+    rule: str = ""
+
+
+ENFORCEMENTS = ("enforced", "assisted", "free")
+
+
+@dataclass(frozen=True, slots=True)
 class Step:
     id: str
     name: str
@@ -22,6 +33,12 @@ class Step:
     prompt: str = ""  # what to do now, shown in the side panel
     condition: str | None = None  # predicate name; the step is skipped when false
     side: str | None = None  # overrides the phase's side
+    # Assisted play (issue 18): the step's enforcement (None: the game's), the die-roll
+    # table a "procedure" step rolls and the side rolling it, the step's checklist.
+    enforcement: str | None = None
+    table: str | None = None
+    roll_by: str | None = None
+    checklist: tuple[ChecklistItem, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,6 +98,11 @@ class Sequence:
                         prompt=sr.opt_text("prompt", ""),
                         condition=sr.opt_text("condition"),
                         side=sr.opt_text("side"),
+                        enforcement=(sr.choice("enforcement", ENFORCEMENTS)
+                                     if sr.has("enforcement") else None),
+                        table=sr.opt_text("table"),
+                        roll_by=_roll_by(sr, sides),
+                        checklist=tuple(_item(ir) for ir in sr.opt_items("checklist")),
                     )
                     for sr in pr.opt_items("steps")
                 ]
@@ -102,3 +124,13 @@ class Sequence:
         if dup:
             raise r.fail("phases", f"duplicate phase id {sorted(dup)[0]!r}")
         return Sequence(tuple(phases))
+
+
+def _roll_by(r: Reader, sides: tuple[str, ...]) -> str | None:
+    return r.choice("roll_by", sides) if r.has("roll_by") else None
+
+
+def _item(r: Reader) -> ChecklistItem:
+    r.known("text", "rule")
+    rule = r.opt_text("rule", "").strip().removeprefix("[").removesuffix("]").strip()
+    return ChecklistItem(r.text("text", nonempty=True), rule)

@@ -110,7 +110,8 @@ def definition_from_files(files: list[tuple[str, str]], source: str) -> GameDefi
     """A game's definition from its (file name, TOML text) pairs, remembering which file
     defined what (GameDefinition.source_of) for the checks made after merging."""
     sources: dict[str, str] = {}
-    definition = GameDefinition.from_dict(merge_data_files(files, sources), source)
+    merged = merge_data_files(files, sources)
+    definition = GameDefinition.from_dict(merged, source, sources)
     return dataclasses.replace(definition, sources=FrozenMap(sources))
 
 
