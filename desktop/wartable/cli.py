@@ -298,10 +298,14 @@ def full_parser() -> argparse.ArgumentParser:
 
 
 def cmd_lazy(args: argparse.Namespace) -> int:
+    return run_lazy([args.lazy, *args.rest])
+
+
+def run_lazy(argv: list[str]) -> int:
     p = full_parser()
-    inner = p.parse_args([args.lazy, *args.rest])
+    inner = p.parse_args(argv)
     if getattr(inner, "func", None) is None:
-        p.parse_args([args.lazy, "-h"])  # prints the group's commands and exits
+        p.parse_args([argv[0], "-h"])  # prints the group's commands and exits
     return int(inner.func(inner))
 
 
@@ -391,6 +395,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     try:
         load_extra_games()  # before the parser: extra games may register commands
+        if argv and argv[0] in _LAZY_COMMANDS:
+            # Straight to the full parser: the stub's REMAINDER never sees a leading
+            # option, so `wartable print-setup -h` would be refused.
+            return run_lazy(argv)
         save = file_to_open(argv)
         args = build_parser().parse_args([] if save else argv)
         if args.command is None:

@@ -215,3 +215,12 @@ def test_selfplay_bot_against_random_reports_a_win_rate(home: Path) -> None:
     assert r.returncode == 1
     assert r.stderr == ("wartable: error: --bot is available for aa_anniversary and "
                         "whatif1940 only, not 'skirmish'\n")
+
+
+@pytest.mark.parametrize("command", ["print-setup", "print-charts", "print-position", "map"])
+def test_help_of_a_heavy_command_group(home: Path, command: str) -> None:
+    """`wartable --help` tells the player to run `wartable print-setup -h`; it printed
+    'unrecognized arguments: -h' because the stub swallowed no leading option."""
+    r = run(command, "-h", home=home)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.startswith("usage: wartable " + command)
