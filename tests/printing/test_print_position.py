@@ -163,3 +163,32 @@ def test_a_side_under_fog_prints_hidden_units_as_blank_counters() -> None:
                             sheet=sheet)
     text = " ".join(drawn(doc))  # draws every page, map pictures included
     assert "German" in text and hidden_ids
+
+
+def test_aa_position_sheet_shows_ipcs_in_words_and_no_bookkeeping() -> None:
+    """A&A 1941 at the start: the sheet names each power's treasury (pg. 8: Germany starts
+    with 31 IPCs, the United Kingdom 43) and leaves out the turn order, running totals and
+    battle records, which are the rules' bookkeeping ([[state_notes]] in game.toml)."""
+    game = load_game("aa_anniversary")
+    state = Session.start(game, "1941", seed=1).state
+    sheet = build_position_sheet(game, state)
+    by_side = {s.side_id: dict(s.values) for s in sheet.sides}
+    assert by_side["germany"]["IPCs in the treasury"] == "31"
+    assert by_side["uk"]["IPCs in the treasury"] == "43"
+    assert sheet.game_values == ()
+    text = " ".join(drawn(position_document(game, state, setup=LOW, map_pictures=False)))
+    for bookkeeping in ("turn order", "bought total", "initial units", "germany, ussr"):
+        assert bookkeeping not in text
+
+
+def test_1940_position_sheet_reads_neutrals_in_words() -> None:
+    """1940 [3.6]: Belgium's state is printed as the rule says it, not as the variable."""
+    game = load_game("whatif1940")
+    state = Session.start(game, "standard", seed=1).state
+    state = state.with_var("belgium", "frozen").with_var("ploesti_captured", True)
+    sheet = build_position_sheet(game, state)
+    values = dict(sheet.game_values)
+    assert values["Belgium [3.6]"] == "frozen in its set-up hexes"
+    assert values["Holland [3.6]"] == "neutral"
+    assert values["Ploesti captured [6.10]"] == "yes"
+    assert not any("piece" in k or "ever" in k or "untried" in k for k in values)

@@ -125,6 +125,22 @@ class PieceNote:
     text: str
 
 
+STATE_NOTE_KINDS = ("value", "flag", "sides")
+
+
+@dataclass(frozen=True, slots=True)
+class StateNote:
+    """How players read one game-state variable (the position sheet's status tables): a
+    game that declares any keeps its other variables as bookkeeping, out of sight. A
+    variable holding {side: value} is read per side. `words` names closed values
+    ("neutral" -> "Neutral"); kind "sides" reads a list of side ids as their names."""
+
+    var: str
+    label: str
+    kind: str = "value"  # STATE_NOTE_KINDS
+    words: FrozenMap[str, str] = field(default_factory=FrozenMap)
+
+
 @dataclass(frozen=True, slots=True)
 class GameDefinition:
     id: str
@@ -140,6 +156,7 @@ class GameDefinition:
     enforcement: str = "enforced"  # or "assisted" (DESIGN.md, the games table)
     players: PlayerSetup | None = None  # commands and player-count splits (model/seats.py)
     piece_notes: tuple[PieceNote, ...] = ()  # the piece attributes players read
+    state_notes: tuple[StateNote, ...] = ()  # the state variables players read
     # How the tables are printed as player aid cards (raw; read by printing/charts.py).
     player_aids: FrozenMap[str, Any] = field(default_factory=FrozenMap)
     # Which data file defined each top-level key ("sequence") and each table ("tables.crt"),
@@ -237,6 +254,7 @@ class GameDefinition:
         )
         enforcement = g.opt_choice("enforcement", ("enforced", "assisted", "free"), "enforced")
         notes = tuple(_note(n) for n in r.opt_items("piece_notes"))
+        state_notes = tuple(_state_note(n) for n in r.opt_items("state_notes"))
         sequence = Sequence.from_dict(r.table("sequence"), side_ids, source,
                                       {s.id: s.name for s in sides})
         players = parse_players(r.opt_sub("players"), side_ids,
@@ -255,6 +273,7 @@ class GameDefinition:
             enforcement=enforcement,
             players=players,
             piece_notes=notes,
+            state_notes=state_notes,
             player_aids=freeze(r.opt_table("player_aids")),
             kit=parse_kit(r, side_ids, unit_types, sources),
         )
@@ -271,6 +290,15 @@ def _note(r: Reader) -> PieceNote:
     if field_name and "{" + field_name + "}" not in text:
         raise r.fail("text", f"a {kind} note names its {field_name} with {{{field_name}}}")
     return PieceNote(r.text("attr"), kind, text)
+
+
+def _state_note(r: Reader) -> StateNote:
+    words = r.opt_table("words")
+    for k, v in words.items():
+        if not isinstance(v, str):
+            raise r.fail("words", f"{k!r} must name its value in words, not {v!r}")
+    return StateNote(r.text("var"), r.text("label"),
+                     r.opt_choice("kind", STATE_NOTE_KINDS, "value"), FrozenMap(words))
 
 
 def _colour(r: Reader, key: str, default: str | None = None) -> str:

@@ -28,6 +28,7 @@ from PIL import Image
 from wartable.engine.notes import piece_notes
 from wartable.engine.rules import Game
 from wartable.maps.model import HexMap
+from wartable.model.definition import StateNote
 from wartable.model.state import GameState, Piece
 from wartable.printing import mapdraw
 from wartable.printing.blocks import Block, Heading, ImageBlock, PageBreak, Paragraph, RunningHeader
@@ -203,6 +204,39 @@ def _side_values(state: GameState, side_ids: Sequence[str]) -> tuple[
     return per, rest
 
 
+def _noted_values(game: Game, state: GameState) -> tuple[
+        dict[str, list[tuple[str, str]]], list[tuple[str, str]]]:
+    """The variables the game says players read (`[[state_notes]]`), in its order and words."""
+    d = game.definition
+    names = {s.id: s.name for s in d.sides}
+    per: dict[str, list[tuple[str, str]]] = {s: [] for s in d.side_ids}
+    rest: list[tuple[str, str]] = []
+
+    def text(note: StateNote, v: Any) -> str | None:
+        if note.kind == "flag":
+            return "yes" if v else "no"
+        if note.kind == "sides" and isinstance(v, list | tuple):
+            return ", ".join(names.get(str(x), str(x)) for x in v) or "none"
+        if isinstance(v, str) and v in note.words:
+            return note.words[v]
+        return _scalar_text(v)
+
+    for note in d.state_notes:
+        v = state.vars.get(note.var)
+        if v is None:
+            continue
+        if isinstance(v, Mapping) and v and all(k in per for k in v):
+            for sid, x in v.items():
+                t = text(note, x)
+                if t is not None:
+                    per[sid].append((note.label, t))
+            continue
+        t = text(note, v)
+        if t is not None:
+            rest.append((note.label, t))
+    return per, rest
+
+
 def build_position_sheet(game: Game, state: GameState, *, viewer: str | None = None,
                          reveal: bool = False, actions: int | None = None) -> PositionSheet:
     d = game.definition
@@ -221,7 +255,8 @@ def build_position_sheet(game: Game, state: GameState, *, viewer: str | None = N
         maps.append(MapPosition(map_id, board.title, groups))
     elsewhere = tuple(LocationGroup(wheres[loc], tuple(_line(game, p, state) for p in by_loc[loc]))
                       for loc in sorted(by_loc) if wheres[loc].map_id is None)
-    per, rest = _side_values(state, d.side_ids)
+    per, rest = (_noted_values(game, state) if d.state_notes
+                 else _side_values(state, d.side_ids))
     sides = []
     for s in d.sides:
         mine = [p for p in shown.values() if p.side == s.id]
