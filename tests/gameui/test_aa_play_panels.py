@@ -283,7 +283,12 @@ def _germany_turn(objectives: bool = False) -> Session:
     p = s.prompt()
     s = s.submit(Action(p.buttons[0].id, p.side, p.buttons[0].args))  # the USSR's casualties
     while s.state.active_side == "germany":
-        s = s.submit(Action(END_STEP, "germany"))
+        p = s.prompt()  # Mobilize places every bought unit it can (Phase 6, pg. 21)
+        new = sorted(pid for pid in p.moves if s.state.piece(pid).location == MOBILIZATION)
+        if new:
+            s = s.submit(Action.make("move", "germany", piece=new[0], to=p.moves[new[0]][0]))
+        else:
+            s = s.submit(Action(END_STEP, "germany"))
     return s
 
 
@@ -328,6 +333,8 @@ def test_order_of_play_summary_comes_up_when_a_power_ends_its_turn(qtbot: QtBot,
     s = s.submit(Action(END_STEP, "germany"))  # Conduct Combat done
     s = s.submit(Action(END_STEP, "germany"))  # Noncombat Move done
     assert s.prompt().step == "Mobilize New Units"
+    for pid in sorted(s.prompt().moves):  # every bought unit placed (Phase 6, pg. 21)
+        s = s.submit(Action.make("move", "germany", piece=pid, to="germany"))
     w = _load(qtbot, s, tmp_path)
     dock = w.game_ui.summary_dock
     assert dock.isHidden()

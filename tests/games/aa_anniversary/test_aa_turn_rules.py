@@ -283,6 +283,44 @@ def test_phase6_mobilize_at_factories_up_to_the_ipc_value() -> None:
     no_problems(st)
 
 
+def test_phase6_mobilize_may_not_end_while_a_bought_transport_can_be_placed() -> None:
+    """Phase 6 (pg. 21): all purchased units move from the mobilization zone; End step is
+    refused while the transport could still go to a sea zone next to Italy's complex."""
+    st = board(start(), ("italy.factory.1", "factory", "italy"))
+    st = at(st, "italy", "purchase")
+    st = act(st, "buy", "italy", unit="transport")
+    st = at(st, "italy", "mobilize")
+    tr = next(p.id for p in st.pieces_at(MOBILIZATION) if p.type == "transport")
+    end = next(b for b in prompt(game(), st).buttons if b.id == END_STEP)
+    assert not end.enabled and "Transport can still be mobilized" in end.reason
+    with pytest.raises(IllegalAction, match="must be"):
+        act(st, END_STEP, "italy")
+    st = act(st, "move", "italy", piece=tr, to="sz14")
+    assert next(b for b in prompt(game(), st).buttons if b.id == END_STEP).enabled
+    st = act(st, END_STEP, "italy")
+    assert st.piece(tr).location == "sz14"
+
+
+def test_phase6_mobilize_ends_when_production_limits_keep_units_waiting() -> None:
+    """Phase 6 (pg. 21): units that the complex's IPC value cannot take wait in the
+    mobilization zone; End step is then allowed. Italy is worth 6 IPCs: a seventh unit
+    waits."""
+    st = board(start(), ("italy.factory.1", "factory", "italy"))
+    st = at(st, "italy", "purchase")
+    st = st.with_var("ipcs", st.var("ipcs").set("italy", 100))
+    for _ in range(7):
+        st = act(st, "buy", "italy", unit="infantry")
+    st = at(st, "italy", "mobilize")
+    new = sorted(p.id for p in st.pieces_at(MOBILIZATION) if p.type == "infantry")
+    for pid in new[:5]:
+        st = act(st, "move", "italy", piece=pid, to="italy")
+    with pytest.raises(IllegalAction, match="can still be mobilized"):
+        act(st, END_STEP, "italy")
+    st = act(st, "move", "italy", piece=new[5], to="italy")
+    st = act(st, END_STEP, "italy")
+    assert st.piece(new[6]).location == MOBILIZATION
+
+
 def test_phase7_collect_income_adds_the_production_level() -> None:
     st = start()
     st = at(st, "germany", "mobilize")

@@ -146,5 +146,6 @@ def after_mobilize(game: Game, state: GameState, power: str) -> Outcome:
 
 def mobilize_can_end(game: Game, state: GameState, power: str) -> str | None:
     """Why Mobilize cannot end yet: a carrier bought this turn can still be placed where
-    fighters wait for it (pg. 26: "it must be mobilized in that sea zone"), or None."""
-    return mobilize.carriers_owed(game, state, power)
+    fighters wait for it (pg. 26: "it must be mobilized in that sea zone"), or any bought
+    unit can still be placed (Phase 6, pg. 21); None when it can."""
+    return mobilize.cannot_end(game, state, power)

@@ -248,7 +248,28 @@ def prompt(game: Game, state: GameState, power: str, text: str, rule: str) -> Pr
         if cache[p.type]:
             moves[p.id] = tuple(sorted(cache[p.type]))
     return Prompt(power, text, rule, moves=FrozenMap(moves),
-                  buttons=(end_step_button(carriers_owed(game, state, power)),))
+                  buttons=(end_step_button(cannot_end(game, state, power)),))
+
+
+def cannot_end(game: Game, state: GameState, power: str) -> str | None:
+    """Why Mobilize cannot end yet, or None: Phase 6 moves every purchased unit out of the
+    mobilization zone; only units that production limits (or the lack of a place) keep
+    out wait there. A carrier owed to waiting fighters comes first (pg. 26)."""
+    owed = carriers_owed(game, state, power)
+    if owed:
+        return owed
+    seen: set[str] = set()
+    for p in sorted(state.pieces_at(MOBILIZATION), key=lambda x: x.id):
+        if p.side != power or p.type in seen:
+            continue
+        seen.add(p.type)
+        dests = destinations(game, state, p)
+        if dests:
+            where = ", ".join(space_name(game, d) for d in sorted(dests)[:3])
+            more = " …" if len(dests) > 3 else ""
+            return (f"{game.rules.piece_name(game, p)} can still be mobilized ({where}{more}): "
+                    f"every purchased unit that can be placed must be [{R_MOBILIZE}].")
+    return None
 
 
 def carriers_owed(game: Game, state: GameState, power: str) -> str | None:
