@@ -523,5 +523,8 @@ def test_general_combat_computer_dice_are_marked_as_the_engine_counted_them(
         ("attacker", 1, 1), ("attacker", 2, 2), ("attacker", 3, 1), ("defender", 2, 2)]
     att = sum(g.hits for g in roll.groups if g.side == "attacker")
     dfn = sum(g.hits for g in roll.groups if g.side == "defender")
-    assert f"attacker scores {att}, defender {dfn}" in summary
+    assert f"attacker scores {att} (" in summary and f"defender {dfn} (" in summary
+    for g in roll.groups:  # the log lists each group's dice and hits as the board marks them
+        hits = f"{g.hits} hit" + ("" if g.hits == 1 else "s")
+        assert f"at {g.value}: {', '.join(map(str, g.dice))} = {hits}" in summary
     w.close()

@@ -37,10 +37,13 @@ def roll_then(game: Game, state: GameState, *, count: int, sides: int, purpose: 
         return Outcome(state.push_frame(frame))
     dice, rng = state.rng.roll_many(count, sides)
     state = replace(state, rng=rng)
-    ev = Event("dice", f"{purpose}: rolled {dice_text(dice)}", side, rule,
+    ev = Event("dice", f"{purpose}: rolled {dice_text(dice, game.rules.dice_summed)}", side, rule,
                data=FrozenMap(dice=tuple(dice), resume=resume))
     return Outcome(state, (ev,)).then(game.rules.resume(game, state, resume, data, dice))
 
 
-def dice_text(dice: tuple[int, ...]) -> str:
-    return str(dice[0]) if len(dice) == 1 else "+".join(map(str, dice)) + f" = {sum(dice)}"
+def dice_text(dice: tuple[int, ...], summed: bool = True) -> str:
+    """"3+4 = 7", or "6, 6, 5" where each die counts on its own (Rules.dice_summed)."""
+    if len(dice) == 1:
+        return str(dice[0])
+    return "+".join(map(str, dice)) + f" = {sum(dice)}" if summed else ", ".join(map(str, dice))

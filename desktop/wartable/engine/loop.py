@@ -323,7 +323,8 @@ def _answer_dice(game: Game, state: GameState, frame: Frame, action: Action) -> 
         raise IllegalAction(f"Type {count} {'die' if count == 1 else 'dice'} "
                             f"from 1 to {sides}, got {raw!r}.")
     _, state = state.pop_frame()
-    ev = Event("dice", f"{frame.data['purpose']}: rolled {dice_text(raw)} (physical dice)",
+    ev = Event("dice", f"{frame.data['purpose']}: rolled {dice_text(raw, game.rules.dice_summed)} "
+               "(physical dice)",
                frame.side, frame.rule,
                data=FrozenMap(dice=tuple(raw), resume=str(frame.data["resume"]), physical=True))
     return Outcome(state, (ev,)).then(

@@ -62,6 +62,9 @@ class Rules:
     An empty table and no overrides: a free table."""
 
     table: RuleTable = RuleTable()
+    # Whether a roll's log line adds its dice up ("3+4 = 7", for tables read by the total);
+    # a game whose dice each hit on their own (A&A) lists them instead.
+    dice_summed: bool = True
 
     def setup(self, game: Game, state: GameState) -> GameState:
         """Adjust the state after the scenario's pieces are placed (vars, hidden units...)."""

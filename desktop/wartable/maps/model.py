@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Literal, Protocol, TypeAlias, runtime_checkabl
 
 from wartable.core.frozen import FrozenMap
 from wartable.core.hexgrid import Hex, Hexside, LabelScheme, Layout, hexsides_of
+from wartable.core.words import plural
 
 if TYPE_CHECKING:  # shapely (and numpy under it) loads with the first area map, not before:
     # hex-map games and the start screen never need it (issue 20: start-up)
@@ -165,10 +166,6 @@ def _union_bounds(a: Bounds | None, b: Bounds) -> Bounds:
     if a is None:
         return b
     return (min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3]))
-
-
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
 @dataclass(frozen=True, slots=True)
@@ -343,7 +340,7 @@ class HexMap:
         counts: Counter[str] = Counter()
         for side in hexsides_of(h):
             counts.update(self.hexsides.get(side, ()))
-        sides = [f"{f} on {_plural(n, 'hexside')}" for f, n in sorted(counts.items())]
+        sides = [f"{f} on {plural(n, 'hexside')}" for f, n in sorted(counts.items())]
         return "; ".join([f"{head} — {what}", *sides])
 
 

@@ -141,10 +141,6 @@ def counter_cell(game: Game, type_id: str, side_id: str, attrs: Mapping[str, Any
     return CellImage(render, size_mm, size_mm)
 
 
-def plural(n: int, word: str, words: str | None = None) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {words or word + 's'}"
-
-
 def open_ended(game: Game, sc: Scenario) -> bool:
     """A scenario without a turn limit (model/definition.py: Scenario.turn_limit)."""
     return sc.turn_limit is None

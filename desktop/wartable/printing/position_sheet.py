@@ -25,6 +25,7 @@ from typing import Any
 
 from PIL import Image
 
+from wartable.core.words import plural
 from wartable.engine.notes import piece_notes
 from wartable.engine.rules import Game
 from wartable.maps.model import HexMap
@@ -38,7 +39,6 @@ from wartable.printing.common import (
     find_side,
     locate,
     open_ended,
-    plural,
     setup_order,
     values_text,
 )

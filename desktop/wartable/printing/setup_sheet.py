@@ -51,6 +51,7 @@ from typing import Any
 from PIL import Image
 
 from wartable.core.errors import WartableError
+from wartable.core.words import plural
 from wartable.engine.rules import Game
 from wartable.maps.model import HexMap
 from wartable.model.definition import Scenario, Side
@@ -69,7 +70,6 @@ from wartable.printing.common import (
     counter_cell,
     locate,
     open_ended,
-    plural,
     region_hexes,
     region_locations,
     setup_order,

@@ -59,7 +59,7 @@ def test_amphibious_assaults_step2_two_land_units_two_ships() -> None:
     # Battleship hits on 4 or less, cruiser on 3 or less: the 4s give one hit, not two.
     st = act(st, DICE, "germany", values=(4, 4))
     p = prompt(game(), st)
-    assert p.side == "ussr" and "(1 hits)" in p.text
+    assert p.side == "ussr" and "(1 hit)" in p.text
     st = act(st, "casualties", "ussr", lost={"infantry": 1})
     assert sum(1 for q in st.pieces.values() if q.attrs.get("pending")) == 1
 

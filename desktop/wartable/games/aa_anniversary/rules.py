@@ -37,6 +37,7 @@ R_CAPITAL = "Capturing and Liberating Capitals (pg. 20)"
 
 class AARules(Rules):
     table = TABLE  # each step, frame and dice kind's handler (handlers.py)
+    dice_summed = False  # each die hits on its own (General Combat, pg. 18): no totals
 
     # --- setup and sequence ----------------------------------------------------------
     def check_tables(self, game: Game) -> None:

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from wartable.core.errors import IllegalAction
 from wartable.core.frozen import FrozenMap
+from wartable.core.words import plural
 from wartable.engine.actions import Action, Button, Event, Outcome, Prompt
 from wartable.engine.loop import end_step_button, roll_then
 from wartable.engine.rules import Game
@@ -240,7 +241,8 @@ def resume(game: Game, state: GameState, kind: str, dice: tuple[int, ...]) -> Ou
         groups = c.bombard_groups(force(ships), cat)
         hits = c.hits_of(groups, c.group_hits(groups, dice))
         state = state.with_var("battle_step", "bombard")
-        ev = Event("combat", f"Bombardment of {space_name(game, space)}: {hits.total} hits",
+        ev = Event("combat",
+                   f"Bombardment of {space_name(game, space)}: {plural(hits.total, 'hit')}",
                    power, c.R_BOMBARD)
         before = len(state.frames)
         state = push_casualties(game, state, "bombard", hits, False,
@@ -372,6 +374,14 @@ def retreat(game: Game, state: GameState, to: str | None = None) -> Outcome:
     )
 
 
+# How the log says a battle ended (General Combat Step 7, pg. 20), not the result's id.
+RESULT_WORDS = {
+    c.ATTACKER_WINS: "the attacker wins",
+    c.DEFENDER_WINS: "the defender wins",
+    c.DRAW: "both sides are destroyed",
+}
+
+
 def finish(game: Game, state: GameState, result: str) -> Outcome:
     space = str(state.var("battle"))
     power = state.active_side
@@ -381,8 +391,8 @@ def finish(game: Game, state: GameState, result: str) -> Outcome:
     if result == c.STALEMATE:
         return retreat(game, state)
     if result != c.ATTACKER_WINS or space not in world(game).land:
-        return done(game, state, f"Battle in {space_name(game, space)} ends: {result}",
-                    "ends", result)
+        return done(game, state, f"Battle in {space_name(game, space)} ends: "
+                    f"{RESULT_WORDS.get(result, result)}", "ends", result)
     if not any(stats(game, p).land for p in attackers(game, state, space, power)):
         return done(
             game, state, f"Battle in {space_name(game, space)}: no land unit survives to take it",

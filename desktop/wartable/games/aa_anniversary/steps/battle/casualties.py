@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from wartable.core.errors import IllegalAction
 from wartable.core.frozen import FrozenMap
+from wartable.core.words import plural
 from wartable.engine.actions import Action, Button, Event, Prompt
 from wartable.engine.rules import Game
 from wartable.games.aa_anniversary import combat as c
@@ -39,7 +40,7 @@ def push_casualties(
     frame = Frame(
         "casualties",
         side,
-        f"{who}: choose casualties in {space_name(game, space)} ({hits.total} hits)"
+        f"{who}: choose casualties in {space_name(game, space)} ({plural(hits.total, 'hit')})"
         + (": they go to the casualty zone and still defend in the first round."
            if role == "bombard" else "."),
         c.R_BOMBARD if role == "bombard" else c.R_STEP5 if role == "defender" else c.R_STEP3,

@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from wartable.core.frozen import FrozenMap
+from wartable.core.words import plural
 from wartable.engine.actions import Event, Outcome
 from wartable.engine.rules import Game
 from wartable.games.aa_anniversary.steps.battle.forces import R_PHASE
@@ -100,7 +101,7 @@ def capture(game: Game, state: GameState, space: str, power: str) -> Outcome:
             Event(
                 "combat",
                 f"{game.definition.side(power).name} captures the capital "
-                f"of {game.definition.side(loser).name} and takes {loot} IPCs",
+                f"of {game.definition.side(loser).name} and takes {plural(loot, 'IPC')}",
                 power,
                 R_CAPITAL,
                 data=FrozenMap(capital=space, by=power, loser=loser, loot=loot),

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from wartable.core.frozen import FrozenMap
+from wartable.core.words import plural
 from wartable.engine.actions import Event, Outcome
 from wartable.engine.loop import roll_then
 from wartable.engine.rules import Game
@@ -42,6 +43,19 @@ def fire_groups(
     )
 
 
+def by_group(groups: tuple[c.FireGroup, ...], hits: tuple[int, ...],
+             dice: tuple[int, ...]) -> str:
+    """" (at 1: 3, 5 = 0 hits; at 3: 1 = 1 hit)": each fire group's dice and its hits, so
+    the log can be checked against the dice (a die hits on its value or less, pg. 18)."""
+    parts, i = [], 0
+    for g, h in zip(groups, hits, strict=True):
+        mine = dice[i:i + g.dice]
+        i += g.dice
+        if mine:
+            parts.append(f"at {g.value}: {', '.join(map(str, mine))} = {plural(h, 'hit')}")
+    return f" ({'; '.join(parts)})" if parts else ""
+
+
 def score(game: Game, state: GameState, dice: tuple[int, ...],
           strike: bool) -> tuple[c.Hits, c.Hits, Event]:
     """The attacker's and the defender's hits from the round's (or the Surprise Strike's)
@@ -49,11 +63,12 @@ def score(game: Game, state: GameState, dice: tuple[int, ...],
     space, power = str(state.var("battle")), state.active_side
     ga, gd = strike_groups(game, state) if strike else fire_groups(game, state)
     na = c.dice_count(ga)
-    att_hits = c.hits_of(ga, c.group_hits(ga, dice[:na]))
-    def_hits = c.hits_of(gd, c.group_hits(gd, dice[na:]))
+    per_a, per_d = c.group_hits(ga, dice[:na]), c.group_hits(gd, dice[na:])
+    att_hits, def_hits = c.hits_of(ga, per_a), c.hits_of(gd, per_d)
     what = "Surprise Strike" if strike else "Round"
-    text = (f"{what} in {space_name(game, space)}: attacker scores {att_hits.total}, "
-            f"defender {def_hits.total}")
+    text = (f"{what} in {space_name(game, space)}: attacker scores {att_hits.total}"
+            f"{by_group(ga, per_a, dice[:na])}, defender {def_hits.total}"
+            f"{by_group(gd, per_d, dice[na:])}")
     return att_hits, def_hits, Event(
         "combat", text, power, c.R_STEP2 if strike else c.R_STEP3,
         data=FrozenMap(battle="strike" if strike else "round", space=space,
