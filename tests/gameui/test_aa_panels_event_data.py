@@ -69,3 +69,26 @@ def test_general_combat_record_finds_the_battle_by_its_data() -> None:
     start = battle_start(s.events)
     assert start >= 0 and s.events[start].data["space"] == "east_poland"
     assert battle_start(reworded(s).events) == start
+
+
+def test_general_combat_lost_so_far_keeps_the_last_rounds_losses_when_the_battle_ends(
+        qtbot: QtBot) -> None:
+    """East Poland, round 1: the attacker's dice (at 1, 2, 2, 3) all hit, the defender's
+    two dice at 2 roll 1 and 6: one hit. The USSR loses both infantry, Germany one unit, and
+    the battle is over (Step 6, Condition A). The board's "Lost so far" lists both sides'
+    losses of that last round; it used to say "none" for the attacker once the battle ended.
+    The log files Germany's loss under Step 4 (pg. 19: the attacker "removes it from play")
+    and the Soviet losses under Step 5."""
+    s = _to_combat()
+    s = s.submit(Action.make("fight", "germany", space="east_poland"))
+    s = s.submit(Action.make(DICE, "germany", values=(1, 1, 1, 1, 1, 6)))
+    s = _default_casualties(_default_casualties(s))  # the USSR's, then Germany's
+    assert s.state.var("battle") is None  # premise: the battle is over
+    text = _board_text(qtbot, s)
+    assert text[0] == "Battle in East Poland won"
+    assert text[2] == "Lost so far: Infantry"
+    assert text[3] == "Lost so far: Infantry, Infantry"
+    gone = [e for e in s.events if e.kind == "combat" and e.data.get("how") == "destroyed"]
+    assert sorted((e.side, e.rule.split(":")[0]) for e in gone) == [
+        ("germany", "General Combat, Step 4"), ("ussr", "General Combat, Step 5"),
+        ("ussr", "General Combat, Step 5")]

@@ -215,6 +215,7 @@ class BattleBoard(QWidget):
         if not self.battle_space:
             self.heading.setText(self._result or "No battle is being fought.")
             self._clear_columns()
+            self._show_lost(game, state)  # the last round's losses stay on the board
             self._set_choice(None, prompt)
             return
         power = state.active_side
@@ -228,16 +229,23 @@ class BattleBoard(QWidget):
         top = state.top_frame
         frame = top if top is not None and top.kind in battle.FRAMES else None
         self._fill_columns(game, state, power, frame)
+        self._show_lost(game, state)
+        self._set_choice(frame, prompt)
+
+    def _show_lost(self, game: Game, state: GameState) -> None:
+        """Each side's units lost in this battle, the last round's included (also once the
+        battle has ended), and its submerged submarines while it goes on."""
+        power = state.active_side  # the attacker: battles are fought in its turn
         for label, mine in ((self.att_lost, True), (self.def_lost, False)):
             # The defender's column counts every power defending with it (multinational).
             sides = [x for x in self._lost if (x == power) == mine]
             gone = [name for x in sides for name in self._lost[x]]
             under = [world(game).catalog[p.type].name for p in state.pieces_at(self.battle_space)
-                     if (p.side == power) == mine and p.attrs.get("submerged")]
+                     if (p.side == power) == mine and p.attrs.get("submerged")] \
+                if self.battle_space else []
             label.setText("Lost so far: " + (", ".join(gone) or "none") + (
                 f"<br>Submerged, out of this combat (pg. 30): {', '.join(under)}"
                 if under else ""))
-        self._set_choice(frame, prompt)
 
     def _read_record(self, session: Session) -> None:
         """This battle's rolls (from the dice events since it began) and its result."""

@@ -44,6 +44,7 @@ from wartable.games.aa_anniversary.steps.battle.casualties import (
     chosen_casualties,
     drop_pending,
     push_casualties,
+    removal_rule,
     remove,
     to_casualty_zone,
 )
@@ -253,7 +254,7 @@ def resume(game: Game, state: GameState, kind: str, dice: tuple[int, ...]) -> Ou
     if kind == "aa":
         groups = c.aa_groups(att, dfn, cat)
         lost = c.aa_losses(groups, c.group_hits(groups, dice))
-        state, evs = remove(game, state, attackers(game, state, space, power), lost)
+        state, evs = remove(game, state, attackers(game, state, space, power), lost, c.R_AA)
         # Paratroopers (Breakthrough Chart 1): the infantry of a bomber shot down is lost.
         gone = research.stranded_paratroopers(state, space)
         if gone:
@@ -317,7 +318,8 @@ def frame_apply(game: Game, state: GameState, frame: Frame, action: Action) -> O
     if frame.data["role"] == "bombard":  # to the casualty zone: they defend in round one
         state, evs = to_casualty_zone(game, state, pieces, cas)
         return Outcome(state, evs).then(aa_fire(game, state))
-    state, evs = remove(game, state, pieces, cas)
+    state, evs = remove(game, state, pieces, cas, removal_rule(
+        str(frame.data["role"]), state.var("battle_step") == "strike"))
     if state.frames and state.top_frame is not None and state.top_frame.kind == "casualties":
         return Outcome(state, evs)
     if state.var("battle_step") == "strike":  # Step 2 done: the others fire (Steps 3-4)
@@ -355,7 +357,7 @@ def settle(game: Game, state: GameState) -> Outcome | None:
         have = force(pieces)
         gone = {u: n - left.count(u) for u, n in have.units if n > left.count(u)}
         if gone:
-            state, more = remove(game, state, pieces, c.Casualties.of(gone))
+            state, more = remove(game, state, pieces, c.Casualties.of(gone), c.R_DEFENSELESS)
             evs += (
                 Event("combat", "Defenseless transports are destroyed", power, c.R_DEFENSELESS),
             ) + more

@@ -43,10 +43,21 @@ def push_casualties(
         f"{who}: choose casualties in {space_name(game, space)} ({plural(hits.total, 'hit')})"
         + (": they go to the casualty zone and still defend in the first round."
            if role == "bombard" else "."),
-        c.R_BOMBARD if role == "bombard" else c.R_STEP5 if role == "defender" else c.R_STEP3,
+        removal_rule(role, state.var("battle_step") == "strike"),
         FrozenMap(role=role, hits=(hits.general, hits.air, hits.sub), air_subs=air_subs),
     )
     return state.push_frame(frame)
+
+
+def removal_rule(role: str, strike: bool) -> str:
+    """The step whose casualties these are: a Surprise Strike's in Step 2; otherwise the
+    attacker removes its units in Step 4 ("the attacker chooses one unit for each hit
+    scored and removes it from play", pg. 19), the defender in Step 5 (pg. 18)."""
+    if role == "bombard":
+        return c.R_BOMBARD
+    if strike:
+        return c.R_STEP2
+    return c.R_STEP5 if role == "defender" else c.R_STEP4
 
 
 def frame_hits(frame: Frame) -> tuple[c.Hits, bool]:
@@ -119,9 +130,11 @@ def to_casualty_zone(game: Game, state: GameState, pieces: tuple[Piece, ...],
 
 
 def remove(
-    game: Game, state: GameState, pieces: tuple[Piece, ...], cas: c.Casualties
+    game: Game, state: GameState, pieces: tuple[Piece, ...], cas: c.Casualties,
+    rule: str = c.R_STEP5,
 ) -> tuple[GameState, tuple[Event, ...]]:
-    """Take the chosen casualties off the board: damaged battleships sink first."""
+    """Take the chosen casualties off the board: damaged battleships sink first. `rule`
+    is the step that removes them (the attacker's in Step 4, the defender's in Step 5)."""
     evs = []
     lost = 0
     for unit, n in cas.lost:
@@ -132,7 +145,7 @@ def remove(
             state = state.without_piece(p.id)
             lost += 1
             evs.append(
-                Event("combat", f"{game.rules.piece_name(game, p)} is destroyed", p.side, c.R_STEP5,
+                Event("combat", f"{game.rules.piece_name(game, p)} is destroyed", p.side, rule,
                       data=FrozenMap(lost=p.type, piece=p.id, how="destroyed"))
             )
             # Cargo goes down with its transport (Transports, pg. 31).
