@@ -93,7 +93,8 @@ def describe_session(s: Any, reveal: bool = True) -> str:
     secret = not reveal and g.rules.hidden_information(g, st)
     lines = [
         f"{g.definition.title} — scenario {g.definition.scenarios[st.scenario].name}",
-        f"Turn {st.turn}, {pos.label}; {len(s.log)} actions played",
+        f"{g.definition.scenarios[st.scenario].turn_word} {st.turn}, {pos.label}; "
+        f"{len(s.log)} actions played",
     ]
     if st.result:
         lines.append(f"Game over: {st.result}")

@@ -234,7 +234,9 @@ def _enter(game: Game, state: GameState, pos: Position) -> Outcome:
         state = replace(state, active_side=pos.side)
     phase = game.rules.phase_name(game, state, pos)
     label = game.definition.date_label(state.turn)
-    turn = f"Turn {state.turn} ({label})" if label else f"Turn {state.turn}"
+    sc = game.definition.scenarios.get(state.scenario)
+    word = sc.turn_word if sc is not None else "Turn"
+    turn = f"{word} {state.turn} ({label})" if label else f"{word} {state.turn}"
     ev = Event("phase", f"{turn}: {phase} — {pos.step.name}",
                pos.side if pos.side != "*" else "", pos.step.rule, state.turn, pos.step.name)
     return Outcome(state, (ev,)).then(game.rules.enter_step(game, state, pos))

@@ -87,6 +87,8 @@ class Scenario:
     # `no_turn_limit = true`: played until a side wins (A&A, How to Win); last_turn is then
     # only where the engine stops a game nobody won.
     open_ended: bool = False
+    # What the game calls a turn (`[game] turn_word`): A&A plays "rounds" (Order of Play).
+    turn_word: str = "Turn"
 
     @property
     def turn_limit(self) -> int | None:
@@ -94,12 +96,13 @@ class Scenario:
         return None if self.open_ended else self.last_turn
 
     def turns_text(self, turn: int | None = None) -> str:
-        """"Turn 3 of 11", "Turn 3" (no limit), "Turns 1–11" (without `turn`)."""
+        """"Turn 3 of 11", "Round 3" (no limit), "Turns 1–11" (without `turn`)."""
+        word = self.turn_word
         if turn is not None:
-            return f"Turn {turn}" + (f" of {self.turn_limit}" if self.turn_limit else "")
+            return f"{word} {turn}" + (f" of {self.turn_limit}" if self.turn_limit else "")
         if self.turn_limit is None:
-            return f"From turn {self.first_turn}, no turn limit"
-        return f"Turns {self.first_turn}–{self.turn_limit}"
+            return f"From {word.lower()} {self.first_turn}, no {word.lower()} limit"
+        return f"{word}s {self.first_turn}–{self.turn_limit}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -243,7 +246,8 @@ class GameDefinition:
             unit_types[u.id] = u
         scenarios: dict[str, Scenario] = {}
         for sr in r.opt_items("scenarios"):
-            sc = _scenario(sr, side_ids, unit_types)
+            sc = _scenario(sr, side_ids, unit_types, g.opt_text("turn_word", "Turn",
+                                                                nonempty=True))
             scenarios[sc.id] = sc
         if not scenarios:
             raise r.fail("scenarios", "a game needs at least one scenario")
@@ -334,7 +338,8 @@ def _unit(r: Reader) -> UnitType:
     )
 
 
-def _scenario(r: Reader, sides: tuple[str, ...], units: Mapping[str, UnitType]) -> Scenario:
+def _scenario(r: Reader, sides: tuple[str, ...], units: Mapping[str, UnitType],
+              turn_word: str = "Turn") -> Scenario:
     setup: list[Placement] = []
     for pr in r.opt_items("setup"):
         t = pr.text("type")
@@ -360,4 +365,5 @@ def _scenario(r: Reader, sides: tuple[str, ...], units: Mapping[str, UnitType]) 
         setup=tuple(setup),
         vars=freeze(r.opt_table("vars")),
         open_ended=r.opt_flag("no_turn_limit"),
+        turn_word=turn_word,
     )

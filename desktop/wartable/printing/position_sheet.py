@@ -107,6 +107,7 @@ class PositionSheet:
     hidden_left_out: int
     actions: int | None = None
     open_ended: bool = False  # no turn limit: "Turn 3", not "Turn 3 of 99"
+    turn_word: str = "Turn"  # "Round" in A&A (Scenario.turn_word)
 
     def pieces(self) -> list[PieceLine]:
         return [p for m in self.maps for g in m.groups for p in g.pieces] + [
@@ -284,7 +285,8 @@ def build_position_sheet(game: Game, state: GameState, *, viewer: str | None = N
         pending=pending, result=state.result, sides=tuple(sides), maps=tuple(maps),
         elsewhere=elsewhere, game_values=tuple(rest), visibility=visibility,
         hidden_left_out=hidden_out, actions=actions,
-        open_ended=sc is not None and open_ended(game, sc))
+        open_ended=sc is not None and open_ended(game, sc),
+        turn_word=sc.turn_word if sc is not None else "Turn")
 
 
 # --- the document ----------------------------------------------------------------------------
@@ -300,10 +302,11 @@ def position_document(game: Game, state: GameState, *, viewer: str | None = None
     sheet = sheet or build_position_sheet(game, state, viewer=viewer, reveal=reveal,
                                           actions=actions)
     shown = {p.piece.id: p.piece for p in sheet.pieces()}
-    blocks: list[Block] = [Heading(f"{sheet.game_title}: position on turn {sheet.turn}", 1)]
+    blocks: list[Block] = [Heading(
+        f"{sheet.game_title}: position on {sheet.turn_word.lower()} {sheet.turn}", 1)]
     facts = [f"Scenario: {sheet.scenario_name}.",
-             (f"Turn {sheet.turn}" if sheet.open_ended else
-              f"Turn {sheet.turn} of {sheet.last_turn}") + f"; step: {sheet.step}."]
+             (f"{sheet.turn_word} {sheet.turn}" if sheet.open_ended else
+              f"{sheet.turn_word} {sheet.turn} of {sheet.last_turn}") + f"; step: {sheet.step}."]
     if sheet.result:
         facts.append(f"Game over: {sheet.result}")
     else:
@@ -347,7 +350,7 @@ def position_document(game: Game, state: GameState, *, viewer: str | None = None
         if not first:
             blocks.append(PageBreak())
         first = False
-        blocks.append(RunningHeader(f"Turn {sheet.turn} — {mp.title}"))
+        blocks.append(RunningHeader(f"{sheet.turn_word} {sheet.turn} — {mp.title}"))
         blocks.append(Heading(f"{mp.title}: {plural(mp.piece_count(), 'unit')}", 2))
         if map_pictures:
             # The part of the map that holds units; off-map boxes are in the table below.
@@ -371,7 +374,7 @@ def position_document(game: Game, state: GameState, *, viewer: str | None = None
         blocks.append(Heading("Elsewhere", 2))
         blocks.append(_units_table(game, sheet.elsewhere, size_mm, palette))
     return FlowDocument(f"{sheet.game_title} — position", blocks, setup,
-                        subtitle=f"Turn {sheet.turn} — {sheet.step}")
+                        subtitle=f"{sheet.turn_word} {sheet.turn} — {sheet.step}")
 
 
 def _first_shown(sheet: PositionSheet) -> MapPosition | None:

@@ -403,4 +403,4 @@ def test_order_of_play_1942_prompt_and_log_name_japan_first() -> None:
     state, events = new_game(g, "1942", freeze({}), 1)
     p = prompt(g, state)
     assert p.phase == "Japan turn" and p.side == "japan"
-    assert any(e.text.startswith("Turn 1: Japan turn —") for e in events)
+    assert any(e.text.startswith("Round 1: Japan turn —") for e in events)

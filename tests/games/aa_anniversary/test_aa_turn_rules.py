@@ -376,3 +376,16 @@ def test_unit_profiles_destroyer_cancels_the_surprise_strike() -> None:
     st = act(st, "fight", "germany", space="sz06")
     ask = prompt(game(), st).dice
     assert ask is not None and ask.count == 2  # sub and destroyer roll together
+
+
+def test_how_to_win_aa_counts_rounds_with_no_last_one() -> None:
+    """How to Win (pg. 7): A&A is played in rounds until a side holds enough victory cities;
+    there is no last turn, so the game says "Round 2", never "Turn 2 of 99"."""
+    sc = game().definition.scenarios["1941"]
+    assert sc.turns_text(2) == "Round 2"
+    assert sc.turns_text() == "From round 1, no round limit"
+    st = start("1941")
+    st = at(st, "usa", "collect_income")
+    events = apply(game(), st, Action(END_STEP, "usa")).events
+    heads = [e.text for e in events if e.kind == "phase"]
+    assert heads and heads[-1].startswith("Round 2: Germany turn —")
