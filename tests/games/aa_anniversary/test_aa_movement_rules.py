@@ -335,3 +335,63 @@ def test_phase3_keep_control_of_a_territory_you_move_out_of() -> None:
     assert controller(st, "poland") == "germany"
     st = act(st, END_STEP, "germany")
     assert controller(st, "poland") == "germany"
+
+
+# --- A unit may move more than once in a phase, within its movement allowance ------------------
+
+def test_pg31_transport_loads_moves_loads_again_and_offloads() -> None:
+    """Transports (pg. 31): "A transport can pick up cargo, move one sea zone, pick up more
+    cargo, move one more sea zone, and offload the cargo at the end of its movement." U.K.
+    Noncombat Move: the transport in sz09 takes Eastern Canada's infantry, sails to sz08,
+    takes the infantry of the United Kingdom (pg. 15: it loads "in any friendly sea zone
+    along its route"), sails on to sz07 and offloads both in the United Kingdom."""
+    st = board(start(), ("uk.transport.1", "transport", "sz09"),
+               ("uk.infantry.1", "infantry", "eastern_canada"),
+               ("uk.infantry.2", "infantry", "united_kingdom"))
+    st = at(st, "uk", "noncombat_move")
+    st = act(st, "move", "uk", piece="uk.infantry.1", to="sz09")  # boards in sz09
+    st = act(st, "move", "uk", piece="uk.transport.1", to="sz08")
+    assert st.piece("uk.transport.1").attrs["mp"] == 1.0
+    st = act(st, "move", "uk", piece="uk.infantry.2", to="sz08")  # boards along the route
+    assert "sz07" in moves(st, "uk.transport.1")  # one sea zone of movement left
+    st = act(st, "move", "uk", piece="uk.transport.1", to="sz07")
+    assert {st.piece(p).location for p in ("uk.infantry.1", "uk.infantry.2")} == {"sz07"}
+    assert moves(st, "uk.transport.1") == ()  # its 2 moves are spent
+    st = act(st, "move", "uk", piece="uk.infantry.1", to="united_kingdom")
+    st = act(st, "move", "uk", piece="uk.infantry.2", to="united_kingdom")
+    assert st.piece("uk.infantry.2").location == "united_kingdom"
+    no_problems(st)
+
+
+def test_pg31_a_transport_may_not_move_beyond_its_allowance_in_legs() -> None:
+    """Two legs of one sea zone spend the transport's 2 moves: a third is refused."""
+    st = board(start(), ("uk.transport.1", "transport", "sz09"))
+    st = at(st, "uk", "noncombat_move")
+    st = act(st, "move", "uk", piece="uk.transport.1", to="sz08")
+    st = act(st, "move", "uk", piece="uk.transport.1", to="sz07")
+    with pytest.raises(IllegalAction, match="may not move now"):
+        act(st, "move", "uk", piece="uk.transport.1", to="sz06")
+
+
+def test_pg14_a_land_unit_that_entered_a_hostile_territory_moves_no_further() -> None:
+    """Combat Move (pg. 14): a land unit stops on entering a hostile territory; a tank with
+    a move left does not go on from East Poland (Soviet, defended) to Belorussia."""
+    st = board(start(), ("germany.tank.1", "armour", "poland"),
+               ("ussr.infantry.1", "infantry", "east_poland"))
+    st = at(st, "germany", "combat_move")
+    st = act(st, "move", "germany", piece="germany.tank.1", to="east_poland")
+    assert st.piece("germany.tank.1").attrs["mp"] == 1.0
+    assert moves(st, "germany.tank.1") == ()
+
+
+def test_pg21_noncombat_a_tank_moves_in_two_legs_within_its_two_moves() -> None:
+    """Noncombat Move (pg. 21): a tank moves Germany → Poland, then Poland → East Poland
+    (German in this position): two legs of one, its allowance of 2; no third leg."""
+    st = board(start(), ("germany.tank.1", "armour", "germany"))
+    st = st.with_var("control", st.var("control").set("east_poland", "germany"))
+    st = at(st, "germany", "noncombat_move")
+    st = act(st, "move", "germany", piece="germany.tank.1", to="poland")
+    st = act(st, "move", "germany", piece="germany.tank.1", to="east_poland")
+    assert st.piece("germany.tank.1").location == "east_poland"
+    assert moves(st, "germany.tank.1") == ()
+    no_problems(st)

@@ -1,6 +1,9 @@
 """Phase 3: Combat Move and Phase 5: Noncombat Move (pg. 14-16, 21), land, air and sea units.
 
-Each unit moves once per phase along its cheapest path (one move action, the whole path).
+A unit moves along its cheapest path (one move action, the whole path), and may move again
+in the same phase while movement is left and its move has not stopped in a hostile space
+(`goes_on`: split moves, loading along a transport's route, pg. 15 and 31); each leg is one
+action, so undo takes back one leg.
 Enforced: movement allowances; neutral territories are impassable to every unit (Game Board:
 neutral territories); land units stop on entering a hostile territory, except armour blitzing
 through an empty enemy territory, which is captured as it passes (Blitzing, pg. 15); sea units
@@ -297,7 +300,7 @@ def may_end_combat(game: Game, state: GameState, piece: Piece, dest: str) -> boo
     return s.bombard and supports_assault(state, dest, power)  # instance 2
 
 
-def can_move(game: Game, piece: Piece, combat: bool) -> bool:
+def can_move(game: Game, state: GameState, piece: Piece, combat: bool) -> bool:
     s = stats(game, piece)
     if piece.location == MOBILIZATION or s.factory or piece.attrs.get("landed"):
         return False
@@ -306,10 +309,31 @@ def can_move(game: Game, piece: Piece, combat: bool) -> bool:
     if s.transport and piece.attrs.get("unloaded"):
         return False
     if combat:
-        return not piece.attrs.get("cm") and not s.aa
-    if piece.attrs.get("nm") or piece.attrs.get("captured_aa"):
+        if s.aa:
+            return False
+        return not piece.attrs.get("cm") or goes_on(game, state, piece)
+    if piece.attrs.get("captured_aa"):
         return False
+    if piece.attrs.get("nm"):
+        return goes_on(game, state, piece)
     return s.air or not piece.attrs.get("cm")
+
+
+def goes_on(game: Game, state: GameState, piece: Piece) -> bool:
+    """A unit that has moved in this phase may move again within its movement allowance
+    (pg. 31: a transport "can pick up cargo, move one sea zone, pick up more cargo, move one
+    more sea zone, and offload"; pg. 15: it loads "in any friendly sea zone along its
+    route"), unless its move has stopped: it entered a hostile territory or a sea zone with
+    enemy units (Combat Move, pg. 14-15: it fights there; a warship that sinks an
+    unescorted transport "must end its move in that sea zone")."""
+    left = float(research.movement(game, state, piece.side, piece.type)) - float(
+        piece.attrs.get("mp", 0))
+    if left <= 0 or piece.attrs.get("assault"):
+        return False
+    loc, power = piece.location, piece.side
+    if loc in world(game).land:
+        return not hostile_land(game, state, loc, power)
+    return not enemy_units(game, state, loc, power)
 
 
 def loaded_in_combat(state: GameState, piece: Piece) -> bool:
@@ -409,7 +433,7 @@ def reach(game: Game, state: GameState, piece: Piece, combat: bool) -> dict[str,
 
 
 def _move_costs(game: Game, state: GameState, piece: Piece, combat: bool) -> dict[str, float]:
-    if not can_move(game, piece, combat) or (not combat and fought(game, state, piece)):
+    if not can_move(game, state, piece, combat) or (not combat and fought(game, state, piece)):
         return {}
     if not combat and landing.carrier_held(game, state, piece):
         return {}  # "must end its move once a fighter has landed on it" (pg. 21)
@@ -697,7 +721,10 @@ def noncombat_can_end(game: Game, state: GameState, power: str) -> str | None:
             continue  # a new carrier will take them (pg. 26 note)
         fighters = sorted((p for p in state.pieces_at(zone)
                            if p.side == power and p.type == "fighter"), key=lambda p: p.id)
-        stuck = [f for f in fighters if not any(
+        # A fighter that flew there in this Noncombat Move has ended its move there, even
+        # with movement left for another leg (the player chose that zone); one that did not
+        # move is stuck only if it can reach no landing space.
+        stuck = [f for f in fighters if f.attrs.get("nm") or not any(
             d in world(game).land or _lands_now(game, state, d, power)
             for d in move_costs(game, state, f, False))]
         if not stuck:
@@ -791,7 +818,7 @@ def move(game: Game, state: GameState, power: str, action: Action, combat: bool)
     name = game.rules.piece_name(game, p)
     if p.side != power:
         raise IllegalAction(f"{name} is not yours to move [{rule}].")
-    if not can_move(game, p, combat):
+    if not can_move(game, state, p, combat):
         raise IllegalAction(f"{name} may not move now [{rule}].")
     if not combat and fought(game, state, p):
         raise IllegalAction(f"{name} took part in combat this turn and may not move [{R_FOUGHT}].")
