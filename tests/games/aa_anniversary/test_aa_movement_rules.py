@@ -18,8 +18,8 @@ import pytest
 from aa_helpers import act, at, board, game, moves, no_problems, start
 
 from wartable.core.errors import IllegalAction
-from wartable.engine.actions import END_STEP
-from wartable.engine.loop import prompt
+from wartable.engine.actions import END_STEP, Action
+from wartable.engine.loop import apply, prompt
 from wartable.games.aa_anniversary import research as rd
 from wartable.games.aa_anniversary.steps.battle import forces
 from wartable.games.aa_anniversary.steps.common import controller
@@ -395,3 +395,55 @@ def test_pg21_noncombat_a_tank_moves_in_two_legs_within_its_two_moves() -> None:
     assert st.piece("germany.tank.1").location == "east_poland"
     assert moves(st, "germany.tank.1") == ()
     no_problems(st)
+
+
+# --- The player chooses the route ---------------------------------------------------------------
+
+def _blitz_position() -> GameState:
+    """1941 control: East Poland and the Baltic States are Soviet and here empty; a German
+    tank in Poland attacks a Soviet infantry in Belorussia, two spaces away through either."""
+    st = board(start(), ("germany.armour.1", "armour", "poland"),
+               ("ussr.infantry.1", "infantry", "belorussia"))
+    return at(st, "germany", "combat_move")
+
+
+@pytest.mark.parametrize("through, other", [("east_poland", "baltic_states"),
+                                             ("baltic_states", "east_poland")])
+def test_pg15_blitzing_through_the_territory_the_player_chose(through: str, other: str) -> None:
+    """Tanks and Blitzing (pg. 15): the tank blitzes through the empty enemy territory the
+    player routes it through, which is captured; the other stays Soviet."""
+    st = _blitz_position()
+    out = apply_move(st, "germany.armour.1", "belorussia", via=[through])
+    assert controller(out, through) == "germany"
+    assert controller(out, other) == "ussr"
+    assert out.piece("germany.armour.1").location == "belorussia"
+    assert out.piece("germany.armour.1").attrs["mp"] == 2.0
+    no_problems(out)
+
+
+def test_pg15_without_a_route_the_engine_chooses_and_says_which() -> None:
+    st = _blitz_position()
+    evs = apply(game(), st, Action.make("move", "germany", piece="germany.armour.1",
+                                        to="belorussia")).events
+    line = evs[0].text
+    assert "(the route the rules chose)" in line
+    taken = [x for x in ("East Poland", "Baltic States") if x in line]
+    assert len(taken) == 1  # it names the one territory it blitzed through
+
+
+def test_pg14_a_route_longer_than_the_movement_left_or_through_a_defended_space_is_refused(
+) -> None:
+    st = _blitz_position()
+    with pytest.raises(IllegalAction, match="moves left"):
+        apply_move(st, "germany.armour.1", "belorussia", via=["east_poland", "ukraine"])
+    st = board(start(), ("germany.armour.1", "armour", "poland"),
+               ("ussr.infantry.1", "infantry", "belorussia"),
+               ("ussr.infantry.2", "infantry", "east_poland"))
+    st = at(st, "germany", "combat_move")
+    with pytest.raises(IllegalAction, match="cannot pass through East Poland"):
+        apply_move(st, "germany.armour.1", "belorussia", via=["east_poland"])
+
+
+def apply_move(st: GameState, pid: str, to: str, via: list[str]) -> GameState:
+    return apply(game(), st, Action.make("move", pid.split(".")[0], piece=pid, to=to,
+                                         via=tuple(via))).state

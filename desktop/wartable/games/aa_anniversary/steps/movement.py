@@ -270,6 +270,46 @@ def blitz_paths(game: Game, state: GameState, piece: Piece) -> dict[str, tuple[s
     return {dest: path for dest, (_, path) in best.items()}
 
 
+R_ROUTE = "Phase 3: Combat Move, the route a unit takes (pg. 14-15)"
+
+
+def chosen_route(game: Game, state: GameState, piece: Piece, to: str, via: object,
+                 raw: dict[str, float]) -> tuple[str, ...]:
+    """The route the player chose through `via` (waypoints, in order) to `to`, checked:
+    each step to an adjacent space, every space before the last one the unit may pass
+    (no neutral, no hostile territory it must stop in, except an empty one a blitzing unit
+    captures as it passes, pg. 15; no zone with enemy warships for a surface ship), and no
+    more spaces than the movement it has left. () when `via` names no waypoint."""
+    if via is None or via == ():
+        return ()
+    if not isinstance(via, tuple | list) or not all(isinstance(x, str) for x in via):
+        raise IllegalAction("A route is a list of spaces to pass through, in order.")
+    w = world(game)
+    power, name = piece.side, game.rules.piece_name(game, piece)
+    path = (piece.location, *via, to)
+    left = float(research.movement(game, state, power, piece.type)) - float(
+        piece.attrs.get("mp", 0))
+    if len(path) - 1 > left:
+        raise IllegalAction(f"{name} has {left:g} moves left; that route takes "
+                            f"{len(path) - 1} [{R_ROUTE}].")
+    blitz = bool(game.definition.unit_types[piece.type].extra.get("can_blitz", False))
+    s = stats(game, piece)
+    for a, b in zip(path, path[1:], strict=False):
+        if b not in w.neighbors.get(a, ()):
+            raise IllegalAction(f"{space_name(game, b)} is not next to {space_name(game, a)} "
+                                f"[{R_ROUTE}].")
+    for loc in via:
+        passable = loc in raw or loc == piece.location
+        if s.land and loc in w.land and hostile_land(game, state, loc, power):
+            passable = passable and blitz and not state.pieces_at(loc)
+        elif s.sea and not s.sub and enemy_blocking_ships(game, state, loc, power):
+            passable = False
+        if not passable or loc in w.neutral or (s.land and loc not in w.land):
+            raise IllegalAction(f"{name} cannot pass through {space_name(game, loc)} "
+                                f"[{R_ROUTE}].")
+    return path
+
+
 def may_end_combat(game: Game, state: GameState, piece: Piece, dest: str) -> bool:
     """Phase 3: Combat Move (pg. 14): may the unit end its Combat Move in `dest`? A hostile
     space, or a friendly one in the four instances (see the module docstring)."""
@@ -838,10 +878,19 @@ def move(game: Game, state: GameState, power: str, action: Action, combat: bool)
             rule,
         )
     ]
-    # Blitzing: empty enemy territories on the armour's path are captured as it passes.
-    path = blitz_paths(game, state, p).get(to, ()) if combat else ()
-    if path and hostile_land(game, state, to, power) and len(path) - 1 > raw[to]:
-        path = ()  # a shorter way into the hostile space: no detour to blitz
+    # The player's route (waypoints), else the engine's: for a blitz, the path that
+    # captures most; empty enemy territories on the path are captured as it passes.
+    route = chosen_route(game, state, p, to, action.args.get("via"), raw)
+    path = route
+    if not route:
+        path = blitz_paths(game, state, p).get(to, ()) if combat else ()
+        if path and hostile_land(game, state, to, power) and len(path) - 1 > raw[to]:
+            path = ()  # a shorter way into the hostile space: no detour to blitz
+    if len(path) > 2 or len(route) > 2:
+        shown = route or path
+        events[0] = Event("move", f"{name} moves "
+                          f"{' → '.join(space_name(game, x) for x in shown)}"
+                          + ("" if route else " (the route the rules chose)"), power, rule)
     if path:
         blitzed = [loc for loc in path[1:-1]
                    if hostile_land(game, state, loc, power) and not state.pieces_at(loc)]
