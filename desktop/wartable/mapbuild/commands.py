@@ -161,6 +161,27 @@ def build_maps(ids: list[str], *, write: bool = True) -> list[tuple[str, str, bo
                 if not (p.is_file() and p.read_bytes() == data):
                     p.write_bytes(data)
         out.append((map_id, text, same))
+    out.extend(_build_seams(todo, write))
+    return out
+
+
+def _build_seams(built: list[str], write: bool) -> list[tuple[str, str, bool]]:
+    """The seam files of the joined maps just built (maps/sources/seams/*.toml; issue 19)."""
+    from wartable.mapbuild.seambuild import load_seam_spec, seam_files, seam_specs
+    from wartable.mapbuild.sources import maps_dir, sources_dir
+
+    out = []
+    for f in seam_specs(sources_dir()):
+        spec = load_seam_spec(f)
+        if spec.west not in built and spec.east not in built:
+            continue
+        files, text = seam_files(spec, maps_dir(), find_map)
+        same = all(p.is_file() and p.read_bytes() == data for p, data in files.items())
+        if write:
+            for p, data in files.items():
+                if not (p.is_file() and p.read_bytes() == data):
+                    p.write_bytes(data)
+        out.append((f"{spec.id}/seams", text, same))
     return out
 
 
