@@ -171,7 +171,8 @@ def test_east_numbering_and_prefix(east: tuple[HexMap, Path]) -> None:
     """Digest 000 §1.2: "E " then four digits; rows grow south, columns shrink eastward."""
     m, _ = east
     ids = m.location_ids()
-    assert len(ids) == 62 * 36 and all(i.startswith("E ") and len(i) == 6 for i in ids)
+    # 62 rows, 41 columns (37-41 added for Narvik, issue 19)
+    assert len(ids) == 62 * 41 and all(i.startswith("E ") and len(i) == 6 for i in ids)
     assert m.center("E 5721")[1] > m.center("E 0230")[1]  # Cairo's row south of Murmansk's
     assert m.center("E 3707")[0] > m.center("E 3727")[0]  # column 07 east of column 27
 

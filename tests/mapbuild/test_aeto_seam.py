@@ -120,3 +120,29 @@ def test_a_bad_seam_file_is_one_clear_error(tmp_path: Path) -> None:
     bad.write_text("{", encoding="utf-8")
     with pytest.raises(DataError, match="cannot read the seam file"):
         load_seam(bad)
+
+
+@pytest.mark.parametrize("name,lat,lon,label", [
+    ("Narvik [2.26]", 68.44, 17.43, "E 0537"),
+    ("Tromsø", 69.65, 18.96, None),
+    ("Bodø", 67.28, 14.40, None),
+    ("Trondheim", 63.43, 10.39, None),
+])
+def test_norway_north_of_trondheim_is_on_the_east_map(seam: Seam, name: str, lat: float,
+                                                      lon: float, label: str | None) -> None:
+    # the East map's columns 37-41 (issue 19): the West map ends south of Trondheim
+    assert _at(seam.west, lat, lon) is None, name
+    got = _at(seam.east, lat, lon)
+    assert got is not None, f"{name} is on neither AETO map"
+    if label is not None:
+        assert got == label
+    m = load_map(AETO / "east.json.gz")
+    assert isinstance(m, HexMap)
+    assert seam.owns(seam.east, got)
+    assert m.info(got).region == "Norway", (name, got, m.info(got).region)
+
+
+def test_narvik_is_a_named_port_of_the_east_map() -> None:
+    m = load_map(AETO / "east.json.gz")
+    assert [(p.name, p.kind, p.hex_or_space) for p in m.places if p.name == "Narvik"] == [
+        ("Narvik", "port", "E 0537")]

@@ -72,6 +72,7 @@ class _Side:
     def __init__(self, m: HexMap, georef: Any, line: tuple[XY, ...], west: bool) -> None:
         self.m, self.g, self.line, self.west = m, georef, line, west
         self._cache: dict[Hex, XY] = {}
+        self.other: _Side | None = None
 
     def lonlat(self, h: Hex) -> XY:
         got = self._cache.get(h)
@@ -81,8 +82,12 @@ class _Side:
         return got
 
     def own(self, h: Hex) -> bool:
+        """On this map's side of the line, or where the other map has no hex (north of the
+        West map's top edge only the East map has ground, whatever the line says)."""
         lon, lat = self.lonlat(h)
-        return is_west(self.line, lon, lat) == self.west
+        if is_west(self.line, lon, lat) == self.west:
+            return True
+        return self.other is not None and not self.other.covers(lon, lat)
 
     def covers(self, lon: float, lat: float) -> bool:
         return self.hex_at(lon, lat) is not None
@@ -143,6 +148,7 @@ def build_seam(spec: SeamSpec, west: HexMap, west_geo: Any, east: HexMap,
                east_geo: Any) -> SeamResult:
     w = _Side(west, west_geo, spec.line, True)
     e = _Side(east, east_geo, spec.line, False)
+    w.other, e.other = e, w
     lost: list[str] = []
     joins = _pairs(w, e, lost) | {(a, b) for b, a in _pairs(e, w, lost)}
     beyond = {
