@@ -96,3 +96,15 @@ def test_the_build_report_lists_each_text_fact_with_its_result(map_id: str) -> N
     text = (maps_dir() / game / f"{name}.report.txt").read_text(encoding="utf-8")
     for fact in REPORT_FACTS[map_id]:
         assert f"  ok   {fact}" in text, fact
+
+
+def test_aeto_9_2_dakar_w0804_is_an_inset_counted_part_of_french_morocco() -> None:
+    # [9.2]: "the Dakar hex (W 0804) ... considered to be part of French Morocco"; geography
+    # puts Dakar 26 hexes off the map, so the printed map shows it as an inset on W 0804
+    m, _ = _map("aeto/west")
+    info = m.info("W 0804")
+    assert info.places == ("Dakar",)
+    assert "inset" in info.features
+    assert info.region == "Morocco" and info.terrain == "clear"
+    text = (maps_dir() / "aeto" / "west.report.txt").read_text(encoding="utf-8")
+    assert "  ok   W 0804 Dakar (city): clear, Morocco; an inset on the rulebook's hex" in text
