@@ -97,14 +97,20 @@ def test_no_ground_belongs_to_both_maps(seam: Seam, lat: float) -> None:
 def test_a_unit_crosses_the_seam_to_the_hex_beside_it(seam: Seam, lat: float) -> None:
     # the nearest hex each map owns west and east of the line (a point 0.3 degrees off the
     # line, about 20 km, may still fall in a hex whose centre is across it): they touch on the
-    # table, so the seam joins them
+    # table, so the seam joins them, or (where both maps' hexes between them lie just across
+    # the line) joins the west hex to a neighbour of the east one
     lon = _seam_lon(lat)
     w = next(h for d in (0.3, 0.6, 0.9) if (h := _at(seam.west, lat, lon - d)) is not None
              and seam.owns(seam.west, h))
     e = next(h for d in (0.3, 0.6, 0.9) if (h := _at(seam.east, lat, lon + d)) is not None
              and seam.owns(seam.east, h))
-    assert (seam.east, e) in seam.joined(seam.west, w), (lat, w, e, seam.joined(seam.west, w))
-    assert (seam.west, w) in seam.joined(seam.east, e)
+    east = load_map(AETO / "east.json.gz")
+    assert isinstance(east, HexMap)
+    across = {lab for _, lab in seam.joined(seam.west, w)}
+    assert e in across or any(e in east.neighbors(x) for x in across), (lat, w, e, across)
+    assert all((seam.west, w) in seam.joined(seam.east, x) for x in across)
+    # and no farther than the hexes beside it: at most four across
+    assert 1 <= len(across) <= 4
 
 
 def test_a_hex_away_from_the_seam_joins_nothing(seam: Seam) -> None:
@@ -146,3 +152,17 @@ def test_narvik_is_a_named_port_of_the_east_map() -> None:
     m = load_map(AETO / "east.json.gz")
     assert [(p.name, p.kind, p.hex_or_space) for p in m.places if p.name == "Narvik"] == [
         ("Narvik", "port", "E 0537")]
+
+
+def test_map_hex_says_where_a_hex_meets_the_other_map(seam: Seam) -> None:
+    from wartable.mapbuild.commands import hex_text
+
+    west = load_map(AETO / "west.json.gz")
+    assert isinstance(west, HexMap)
+    # W 3534 is east of Warsaw on the seam; W 3536 lies on the East map's ground
+    joined = ", ".join(f"{lab} (aeto/east)" for _, lab in seam.joined("aeto/west", "W 3534"))
+    assert f"  seam: joins {joined}" in hex_text(west, "W 3534")
+    assert "E 27" in joined
+    assert ("  seam: beyond the seam, on aeto/east's ground (not played on aeto/west)"
+            in hex_text(west, "W 3536"))
+    assert "seam" not in hex_text(west, "W 3616")  # London

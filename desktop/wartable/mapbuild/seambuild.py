@@ -126,11 +126,10 @@ def _pairs(a: _Side, b: _Side, lost: list[str] | None = None) -> set[tuple[str, 
     return out
 
 
-# Centres this close (in hex spacings) touch on the table: neighbours are 1.0 apart; where
-# both maps' hexes at a spot have their centres just across the line (each is the other map's
-# ground), the next owned hexes meet across that half-hex sliver, up to about 1.55 apart; the
-# second ring is 1.73 away.
-JOIN_REACH = 1.6
+# Centres this close (in hex spacings) touch on the table: neighbours are 1.0 apart and the two
+# maps differ a little in scale and north; the second ring is 1.73 away. A seam hex with none
+# so close (both maps' hexes beside it lie just across the line) joins its nearest.
+JOIN_REACH = 1.25
 
 
 def _dist(p: XY, q: XY) -> float:
