@@ -171,7 +171,8 @@ def test_east_numbering_and_prefix(east: tuple[HexMap, Path]) -> None:
     """Digest 000 §1.2: "E " then four digits; rows grow south, columns shrink eastward."""
     m, _ = east
     ids = m.location_ids()
-    assert len(ids) == 62 * 36 and all(i.startswith("E ") and len(i) == 6 for i in ids)
+    # 62 rows, 41 columns (37-41 added for Narvik, issue 19)
+    assert len(ids) == 62 * 41 and all(i.startswith("E ") and len(i) == 6 for i in ids)
     assert m.center("E 5721")[1] > m.center("E 0230")[1]  # Cairo's row south of Murmansk's
     assert m.center("E 3707")[0] > m.center("E 3727")[0]  # column 07 east of column 27
 
@@ -219,8 +220,13 @@ def test_georeference_with_the_warp_round_trips(east: tuple[HexMap, Path]) -> No
 
 
 def test_committed_maps_are_up_to_date() -> None:
-    for map_id, text, same in build_maps(["aeto/west", "aeto/east"], write=False):
+    results = build_maps(["aeto/west", "aeto/east"], write=False)
+    assert [r[0] for r in results] == ["aeto/west", "aeto/east", "aeto/seams"]
+    for map_id, text, same in results:
         assert same, f"{map_id}: run 'wartable map build {map_id}' and commit the result"
+        if map_id == "aeto/seams":
+            assert "ALL CHECKS PASS" in text
+            continue
         assert "Result: all control points and constraints hold." in text
         assert "Local warp: thin-plate spline" in text
 

@@ -161,6 +161,27 @@ def build_maps(ids: list[str], *, write: bool = True) -> list[tuple[str, str, bo
                 if not (p.is_file() and p.read_bytes() == data):
                     p.write_bytes(data)
         out.append((map_id, text, same))
+    out.extend(_build_seams(todo, write))
+    return out
+
+
+def _build_seams(built: list[str], write: bool) -> list[tuple[str, str, bool]]:
+    """The seam files of the joined maps just built (maps/sources/seams/*.toml; issue 19)."""
+    from wartable.mapbuild.seambuild import load_seam_spec, seam_files, seam_specs
+    from wartable.mapbuild.sources import maps_dir, sources_dir
+
+    out = []
+    for f in seam_specs(sources_dir()):
+        spec = load_seam_spec(f)
+        if spec.west not in built and spec.east not in built:
+            continue
+        files, text = seam_files(spec, maps_dir(), find_map)
+        same = all(p.is_file() and p.read_bytes() == data for p, data in files.items())
+        if write:
+            for p, data in files.items():
+                if not (p.is_file() and p.read_bytes() == data):
+                    p.write_bytes(data)
+        out.append((f"{spec.id}/seams", text, same))
     return out
 
 
@@ -271,7 +292,28 @@ def hex_text(m: HexMap, label: str) -> str:
         feats = m.hexsides.get(Hexside.between(h, n), ())
         out.append(f"    to {m.label_of(n)} ({m.hexes[n].terrain}): "
                    f"{', '.join(feats) or 'nothing'}")
+    out += _seam_lines(m, m.label_of(h))
     return "\n".join(out)
+
+
+def _seam_lines(m: HexMap, label: str) -> list[str]:
+    """Where the hex meets another map of its theatre (maps/<game>/seams.json, issue 19)."""
+    from wartable.mapbuild.sources import maps_dir
+    from wartable.maps.seams import load_seam
+
+    path = maps_dir() / m.id.partition("/")[0] / "seams.json"
+    if not path.is_file():
+        return []
+    seam = load_seam(path)
+    if m.id not in (seam.west, seam.east):
+        return []
+    if not seam.owns(m.id, label):
+        other = seam.east if m.id == seam.west else seam.west
+        return [f"  seam: beyond the seam, on {other}'s ground (not played on {m.id})"]
+    joined = seam.joined(m.id, label)
+    if not joined:
+        return []
+    return ["  seam: joins " + ", ".join(f"{lab} ({mid})" for mid, lab in joined)]
 
 
 def cmd_hex(args: argparse.Namespace) -> int:

@@ -321,6 +321,26 @@ def _fit_region(layers: GeoLayers, spec: HexMapSpec, name: str) -> Any:
         raise
 
 
+def _named_places(hm: HexMap, report: BuildReport, roles: dict[str, str],
+                  insets: set[str]) -> list[tuple[bool, str]]:
+    """Each named place of the built map with its result, sorted by hex (issue 19)."""
+    controls = {c.place: c for c in report.controls}
+    out = []
+    for p in sorted(hm.places, key=lambda p: (p.hex_or_space, p.name)):
+        info = hm.info(p.hex_or_space)
+        c = controls.get(p.name)
+        how = ("by geography" if c is None else
+               f"an inset on the rulebook's hex {c.rule}" if p.name in insets else
+               f"KNOWN rulebook inconsistency, by geography {c.rule}" if c.inconsistent else
+               f"the rulebook's hex {c.rule}")
+        role = roles.get(p.name, p.kind)
+        # a water place (the IJsselmeer) stands on water; a city, port or fort may not
+        out.append((p.kind == "other" or info.terrain not in ("sea", "lake"),
+                    f"{p.hex_or_space} {p.name} ({role}): {info.terrain}, "
+                    f"{info.region or 'no region'}; {how}"))
+    return out
+
+
 def _km(proj: LambertConformalConic, lon: float, lat: float) -> tuple[float, float]:
     x, y = proj.forward(lon, lat)
     return (x, -y)
@@ -627,9 +647,12 @@ def build_hex_map(spec: HexMapSpec, layers: GeoLayers) -> BuildResult:
     places: list[Place] = []
     placed: dict[str, Hex] = {}
     city_alias: dict[str, str] = {}
+    insets = {c.place: grid.labels.parse(c.label) for c in spec.controls if c.inset}
     for name, role in spec.places:
         pl = layers.place(name)
-        h = lay.hex_at(*to_map(pl.lon, pl.lat))
+        h = insets.get(name) or lay.hex_at(*to_map(pl.lon, pl.lat))
+        if name in insets:
+            features[h].add("inset")
         if h not in on_map:
             report.off_map.append(name)
             continue
@@ -833,6 +856,8 @@ def build_hex_map(spec: HexMapSpec, layers: GeoLayers) -> BuildResult:
     lines = {n: unary_union([g for k, g in zip(layers.fortified_lines, forts_all, strict=True)
                              if k[0] == n]) for n, _ in layers.fortified_lines}
     report.constraints = _constraint_checks(spec, hm, areas, problem, lines)
+    report.named = _named_places(hm, report, dict(spec.places),
+                                 {c.place for c in spec.controls if c.inset})
     report.hexes = len(hexes)
     report.places = len(places)
     report.terrain = Counter(i.terrain for i in infos.values())

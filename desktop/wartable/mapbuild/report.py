@@ -77,6 +77,9 @@ class BuildReport:
     warnings: list[str] = field(default_factory=list)
     off_map: list[str] = field(default_factory=list)
     coast: list[str] = field(default_factory=list)  # each port, island and strait, its result
+    # every named place of the map: (ok, line) with its hex, terrain, region and how it was
+    # placed; a place on a water hex fails (issue 19)
+    named: list[tuple[bool, str]] = field(default_factory=list)
     terrain: Counter[str] = field(default_factory=Counter)
     regions: Counter[str] = field(default_factory=Counter)
     hexsides: Counter[str] = field(default_factory=Counter)
@@ -88,7 +91,8 @@ class BuildReport:
 
     @property
     def ok(self) -> bool:
-        return all(c.ok for c in self.controls) and all(c.ok for c in self.constraints)
+        return (all(c.ok for c in self.controls) and all(c.ok for c in self.constraints)
+                and all(ok for ok, _ in self.named))
 
     def text(self) -> str:
         miles = self.km_per_hex / 1.609344
@@ -144,6 +148,10 @@ class BuildReport:
         if self.coast:
             out += ["", "Ports, islands and straits (coast.geojson) on this map, each with its "
                     "hex's terrain and region:"] + [f"  {c}" for c in self.coast]
+        if self.named:
+            out += ["", "Named places, each with its hex, terrain and region (a city on a "
+                    "water hex fails):"]
+            out += [f"  {'ok  ' if ok else 'FAIL'} {line}" for ok, line in self.named]
         if self.off_map:
             out += ["", "Listed places that fall off this map: " + ", ".join(self.off_map)]
         out += ["", f"Counts: {self.hexes} hexes, {self.places} named places"]

@@ -132,6 +132,9 @@ class ControlPoint:
     # Why the rulebook's hex cannot be right (a typo, an inset): the point is left out of
     # the fit and the warp, and the report lists it as a known rulebook inconsistency.
     inconsistent: str = ""
+    # An inset (with `inconsistent`): the printed map shows the place displaced onto the
+    # rulebook's hex, so the place stands there (hex feature "inset"), not where geography is.
+    inset: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -357,9 +360,13 @@ def load_spec(path: Path) -> HexMapSpec:
     controls = []
     for t in r.tables("control"):
         bad = t.get("inconsistent", str, "")
+        inset = t.get("inset", bool, False)
+        if inset and not bad:
+            raise DataError(where, t.path, "an inset control needs 'inconsistent' (why the "
+                            "place is not where geography puts it)")
         controls.append(ControlPoint(t.get("place", str), t.get("label", str),
                                      t.get("rule", str), 0.0 if bad else t.num("weight", 1.0),
-                                     bad))
+                                     bad, inset))
     for c in controls:
         grid.expand([c.label], where)
     constraints = []

@@ -40,9 +40,26 @@ LABEL = "#3d3a30"
 REVISION = "#f08a00"
 RED_ROW = "#d01010"
 BLOCKED = "#202020"
-# Light tints for `regions=True`, assigned to region names in sorted order.
+# Light tints for `regions=True`: each region, in sorted order, takes the first tint none of its
+# neighbours has (so Finland and the USSR never share one).
 _TINTS = ("#ff6060", "#6080ff", "#60c060", "#ffb040", "#b060ff", "#40d0d0", "#ff60c0",
           "#a0a040", "#808080", "#40a0ff")
+
+
+def _region_tints(m: HexMap) -> dict[str, str]:
+    touching: dict[str, set[str]] = {}
+    for h, info in m.hexes.items():
+        if info.region:
+            for n in h.neighbors():
+                other = m.hexes.get(n)
+                if other is not None and other.region and other.region != info.region:
+                    touching.setdefault(info.region, set()).add(other.region)
+    tints: dict[str, str] = {}
+    for i, name in enumerate(sorted({i.region for i in m.hexes.values() if i.region})):
+        taken = {tints[n] for n in touching.get(name, ()) if n in tints}
+        free = [t for t in _TINTS if t not in taken]
+        tints[name] = free[0] if free else _TINTS[i % len(_TINTS)]
+    return tints
 
 
 @dataclass(frozen=True, slots=True)
@@ -296,8 +313,7 @@ def render_hex_map(
     shown = sorted(h for h in m.hexes if visible(h))
     tints: dict[str, str] = {}
     if regions:
-        region_names = sorted({i.region for i in m.hexes.values() if i.region})
-        tints = {n: _TINTS[i % len(_TINTS)] for i, n in enumerate(region_names)}
+        tints = _region_tints(m)
 
     for h in shown:
         info = m.hexes[h]
