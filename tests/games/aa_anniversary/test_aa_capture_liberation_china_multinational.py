@@ -10,8 +10,10 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import pytest
 from aa_helpers import act, at, board, dice_asked, game, moves, no_problems, start
 
+from wartable.core.errors import IllegalAction
 from wartable.engine.actions import DICE, END_STEP
 from wartable.engine.loop import prompt
 from wartable.games.aa_anniversary.steps.battle import forces
@@ -448,6 +450,49 @@ def test_multinational_forces_allied_units_defend_together() -> None:
     assert {p.id for p in st.pieces_at("karelia_ssr") if p.side in ("ussr", "uk")} == {
         "uk.fighter.1"}
     no_problems(st)
+
+
+def test_multinational_defense_if_the_defenders_cannot_agree_the_attacker_chooses() -> None:
+    # Multinational Defense (pg. 20): "the defenders mutually determine the casualty. If
+    # they cannot agree, the attacker chooses." Karelia as above, two German hits: the
+    # defenders say they disagree, and Germany picks the British fighter and an infantry.
+    st = board(start(), ("germany.infantry.1", "infantry", "finland"),
+               ("germany.infantry.2", "infantry", "finland"),
+               ("ussr.infantry.1", "infantry", "karelia_ssr"),
+               ("uk.infantry.1", "infantry", "karelia_ssr"),
+               ("uk.fighter.1", "fighter", "karelia_ssr"))
+    st = at(st, "germany", "combat_move")
+    for pid in ("germany.infantry.1", "germany.infantry.2"):
+        st = act(st, "move", "germany", piece=pid, to="karelia_ssr")
+    st = at(st, "germany", "conduct_combat")
+    st = act(st, "fight", "germany", space="karelia_ssr")
+    st = act(st, DICE, "germany", values=(1, 1, 6, 6, 6))
+    p = prompt(game(), st)
+    assert p.side == "ussr" and any(b.id == "disagree" for b in p.buttons)
+    st = act(st, "disagree", "ussr")
+    p = prompt(game(), st)
+    assert p.side == "germany" and "Multinational Defense" in p.rule
+    assert not any(b.id == "disagree" for b in p.buttons)  # the attacker's choice is final
+    with pytest.raises(IllegalAction):
+        act(st, "casualties", "ussr", lost={"infantry": 2})
+    st = act(st, "casualties", "germany", lost={"fighter": 1, "infantry": 1})
+    left = {p.type for p in st.pieces_at("karelia_ssr") if p.side in ("ussr", "uk")}
+    assert left == {"infantry"}
+    no_problems(st)
+
+
+def test_multinational_defense_a_single_power_cannot_disagree_with_itself() -> None:
+    st = board(start(), ("germany.infantry.1", "infantry", "finland"),
+               ("ussr.infantry.1", "infantry", "karelia_ssr"),
+               ("ussr.infantry.2", "infantry", "karelia_ssr"))
+    st = at(st, "germany", "combat_move")
+    st = act(st, "move", "germany", piece="germany.infantry.1", to="karelia_ssr")
+    st = at(st, "germany", "conduct_combat")
+    st = act(st, "fight", "germany", space="karelia_ssr")
+    st = act(st, DICE, "germany", values=(1, 6, 6))
+    assert not any(b.id == "disagree" for b in prompt(game(), st).buttons)
+    with pytest.raises(IllegalAction, match="Only defenders of several powers"):
+        act(st, "disagree", "ussr")
 
 
 def test_multinational_forces_an_allys_units_in_an_attacked_sea_zone_stay_out() -> None:

@@ -40,6 +40,8 @@ from wartable.games.aa_anniversary.steps.battle.amphibious import (
     sea_battle_first,
 )
 from wartable.games.aa_anniversary.steps.battle.casualties import (
+    DISAGREE,
+    attacker_chooses,
     casualty_prompt,
     chosen_casualties,
     drop_pending,
@@ -306,6 +308,9 @@ def frame_apply(game: Game, state: GameState, frame: Frame, action: Action) -> O
         ships = chosen_ships(game, state, frame, action)
         _, state = state.pop_frame()
         return bombard(game, state, ships) if ships else aa_fire(game, state)
+    if frame.kind == "casualties" and action.verb == DISAGREE:
+        state, ev = attacker_chooses(game, state, frame)
+        return Outcome(state, (ev,))
     if frame.kind == "press":
         if action.verb not in ("press", "retreat"):
             raise IllegalAction(f"Press the attack or retreat [{c.R_STEP6}].")

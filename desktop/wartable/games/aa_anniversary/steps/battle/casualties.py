@@ -9,6 +9,8 @@ zone (attr `pending`): they defend in the first round and are removed with its c
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from wartable.core.errors import IllegalAction
 from wartable.core.frozen import FrozenMap
 from wartable.core.words import plural
@@ -91,7 +93,37 @@ def casualty_prompt(game: Game, state: GameState, frame: Frame) -> Prompt:
                 args=FrozenMap(lost=FrozenMap(dict(o.lost)), damaged=FrozenMap(dict(o.damaged))),
             )
         )
+    if disputable(game, state, frame):
+        buttons.append(Button(DISAGREE, "We disagree: the attacker chooses", R_MULTINATIONAL))
     return Prompt(frame.side, frame.text, frame.rule, buttons=tuple(buttons))
+
+
+DISAGREE = "disagree"
+R_MULTINATIONAL = "Multinational Forces: Multinational Defense (pg. 20)"
+
+
+def disputable(game: Game, state: GameState, frame: Frame) -> bool:
+    """Multinational Defense: "the defenders mutually determine the casualty. If they cannot
+    agree, the attacker chooses." Offered while the defenders of more than one power choose."""
+    if frame.data.get("role") != "defender" or frame.side == state.active_side:
+        return False
+    return len({p.side for p in role_pieces(game, state, "defender")}) > 1
+
+
+def attacker_chooses(game: Game, state: GameState, frame: Frame) -> tuple[GameState, Event]:
+    """The defenders disagree: the same choice passes to the attacker (Multinational
+    Defense)."""
+    if not disputable(game, state, frame):
+        raise IllegalAction(f"Only defenders of several powers can disagree [{R_MULTINATIONAL}].")
+    _, state = state.pop_frame()
+    attacker = game.definition.side(state.active_side).name
+    moved = replace(frame, side=state.active_side,
+                    text=f"The defenders disagree: {attacker} chooses their casualties "
+                         f"({frame.text.split('(', 1)[-1].rstrip('.')}.",
+                    rule=R_MULTINATIONAL)
+    ev = Event("combat", f"The defenders cannot agree on their casualties: {attacker} "
+               f"chooses them", frame.side, R_MULTINATIONAL)
+    return state.push_frame(moved), ev
 
 
 def chosen_casualties(game: Game, state: GameState, frame: Frame,
