@@ -62,3 +62,15 @@ def load_seam(path: Path) -> Seam:
     except (OSError, ValueError) as e:
         raise DataError(str(path), "", f"cannot read the seam file: {e}") from None
     return seam_from_dict(data, str(path))
+
+
+def seam_of(map_id: str) -> Seam | None:
+    """The seam joining this map to another of its game ("aeto/west" -> maps/aeto/seams.json),
+    or None when the game has none (most maps stand alone)."""
+    from wartable.maps.files import maps_dir
+
+    path = maps_dir() / map_id.partition("/")[0] / "seams.json"
+    if not path.is_file():
+        return None
+    seam = load_seam(path)
+    return seam if map_id in (seam.west, seam.east) else None
