@@ -4,7 +4,8 @@ A seam file (``maps/<game>/seams.json``, written by ``wartable map build``) says
 meet across the join (``joins``: a hex of the west map next to a hex of the east map, as on the
 table) and which hexes of each map lie beyond the seam, on the other map's ground (``beyond``:
 shown on the printed sheet's overlap but played on the other map). A unit on a hex next to the
-seam moves on into any hex `joined` gives.
+seam moves on into any hex `joined` gives. `seam_of(map_id)` finds a map's seam (None for a
+map that stands alone).
 """
 
 from __future__ import annotations
