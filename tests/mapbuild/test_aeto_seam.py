@@ -19,7 +19,7 @@ from wartable.core.errors import DataError
 from wartable.mapbuild.commands import _build_seams, locate
 from wartable.mapbuild.sources import maps_dir
 from wartable.maps import HexMap, load_map
-from wartable.maps.seams import Seam, load_seam
+from wartable.maps.seams import Seam, load_seam, seam_of
 
 AETO = maps_dir() / "aeto"
 
@@ -166,3 +166,9 @@ def test_map_hex_says_where_a_hex_meets_the_other_map(seam: Seam) -> None:
     assert ("  seam: beyond the seam, on aeto/east's ground (not played on aeto/west)"
             in hex_text(west, "W 3536"))
     assert "seam" not in hex_text(west, "W 3616")  # London
+
+
+def test_seam_of_finds_a_maps_seam(seam: Seam) -> None:
+    assert seam_of("aeto/east") == seam == seam_of("aeto/west")
+    assert seam_of("eto/europe") is None
+    assert seam_of("whatif1940/east") is None

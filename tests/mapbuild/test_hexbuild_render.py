@@ -63,3 +63,27 @@ def test_render_shapes_draws_geometry() -> None:
     assert img.getpixel((100, 100))[:3] == (0, 255, 0)
     with pytest.raises(ValueError):
         render_shapes([], (0.0, 0.0, 0.0, 1.0))
+
+
+def _count(img: object, colour: str) -> int:
+    want = parse_colour(colour)
+    w, h = img.size  # type: ignore[attr-defined]
+    data = [img.getpixel((x, y)) for y in range(h) for x in range(w)]  # type: ignore[attr-defined]
+    return sum(1 for px in data if max(abs(a - b) for a, b in zip(px[:3], want, strict=True)) < 8)
+
+
+def test_a_strait_hexside_is_drawn_as_a_bar_across_it() -> None:
+    # issue 19: the Bosporus and Dardanelles are crossable hexsides a player must see
+    from wartable.core.frozen import FrozenMap
+    from wartable.core.hexgrid import Hexside
+    from wartable.printing.maprender import STRAIT
+
+    m = rectangular_hex_map("t/r", 6, 6, orientation=Orientation.POINTY)
+    plain = render_hex_map(m, scale=40, title="", labels=False)
+    a = m.hex_of(m.location_ids()[14])
+    side = Hexside.between(a, a.neighbors()[0])
+    with_strait = type(m)(m.id, m.title, m.version, m.layout, m.labels, m.terrain_types,
+                          m.hexes, FrozenMap({side: ("strait",)}), m.places)
+    drawn = render_hex_map(with_strait, scale=40, title="", labels=False)
+    assert _count(plain, STRAIT) == 0
+    assert _count(drawn, STRAIT) > 20

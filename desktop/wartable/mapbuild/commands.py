@@ -298,14 +298,10 @@ def hex_text(m: HexMap, label: str) -> str:
 
 def _seam_lines(m: HexMap, label: str) -> list[str]:
     """Where the hex meets another map of its theatre (maps/<game>/seams.json, issue 19)."""
-    from wartable.mapbuild.sources import maps_dir
-    from wartable.maps.seams import load_seam
+    from wartable.maps.seams import seam_of
 
-    path = maps_dir() / m.id.partition("/")[0] / "seams.json"
-    if not path.is_file():
-        return []
-    seam = load_seam(path)
-    if m.id not in (seam.west, seam.east):
+    seam = seam_of(m.id)
+    if seam is None:
         return []
     if not seam.owns(m.id, label):
         other = seam.east if m.id == seam.west else seam.west

@@ -4,7 +4,8 @@ A seam file (``maps/<game>/seams.json``, written by ``wartable map build``) says
 meet across the join (``joins``: a hex of the west map next to a hex of the east map, as on the
 table) and which hexes of each map lie beyond the seam, on the other map's ground (``beyond``:
 shown on the printed sheet's overlap but played on the other map). A unit on a hex next to the
-seam moves on into any hex `joined` gives.
+seam moves on into any hex `joined` gives. `seam_of(map_id)` finds a map's seam (None for a
+map that stands alone).
 """
 
 from __future__ import annotations
@@ -62,3 +63,15 @@ def load_seam(path: Path) -> Seam:
     except (OSError, ValueError) as e:
         raise DataError(str(path), "", f"cannot read the seam file: {e}") from None
     return seam_from_dict(data, str(path))
+
+
+def seam_of(map_id: str) -> Seam | None:
+    """The seam joining this map to another of its game ("aeto/west" -> maps/aeto/seams.json),
+    or None when the game has none (most maps stand alone)."""
+    from wartable.maps.files import maps_dir
+
+    path = maps_dir() / map_id.partition("/")[0] / "seams.json"
+    if not path.is_file():
+        return None
+    seam = load_seam(path)
+    return seam if map_id in (seam.west, seam.east) else None

@@ -40,6 +40,7 @@ LABEL = "#3d3a30"
 REVISION = "#f08a00"
 RED_ROW = "#d01010"
 BLOCKED = "#202020"
+STRAIT = "#b03060"  # a crossable strait hexside
 # Light tints for `regions=True`: each region, in sorted order, takes the first tint none of its
 # neighbours has (so Finland and the USSR never share one).
 _TINTS = ("#ff6060", "#6080ff", "#60c060", "#ffb040", "#b060ff", "#40d0d0", "#ff60c0",
@@ -340,6 +341,17 @@ def render_hex_map(
         if "border" in feats:
             a, b = hexside_endpoints(lay, s)
             c.line([a, b], BORDER, max(1.0, scale * 0.045), alpha=230, dash=max(2.0, scale * 0.08))
+    for s, feats in sides:
+        if "strait" in feats:  # a strait land units cross (issue 19): a bar joining the shores
+            ca, cb = lay.hex_to_pixel(s.a), lay.hex_to_pixel(s.b)
+            ends = [(ca[0] + t * (cb[0] - ca[0]), ca[1] + t * (cb[1] - ca[1])) for t in (0.3, 0.7)]
+            c.line(ends, STRAIT, max(2.0, scale * 0.09))
+    for h in shown:
+        if "strait" in m.hexes[h].features:  # ships pass through this land hex
+            x, y = lay.hex_to_pixel(h)
+            w = lay.size_y * 0.35
+            c.line([(x - w, y + w * 0.6), (x + w, y + w * 0.6)], COAST, max(1.5, scale * 0.05),
+                   dash=max(2.0, scale * 0.08))
     for s, feats in sides:
         if "blocked" in feats:  # a rule's blocked hexside (ETO revisions, General (6))
             a, b = hexside_endpoints(lay, s)
