@@ -23,7 +23,7 @@ from shapely.strtree import STRtree  # type: ignore[import-untyped,unused-ignore
 from wartable.core.errors import DataError
 from wartable.mapbuild import area_world
 from wartable.mapbuild.area_geo import Projection, seam_contacts, shared_borders, union
-from wartable.mapbuild.area_world import MAP_ID, OUT_PATH, SOURCES_DIR, space_id
+from wartable.mapbuild.area_world import MAP_ID, OUT_PATH, SOURCES_DIR, display_name, space_id
 from wartable.maps.mapfile import dump_map, load_map
 from wartable.maps.model import AreaMap
 
@@ -65,11 +65,11 @@ def test_file_loads_with_every_space_of_the_facts(world: AreaMap, facts: dict[st
     assert len(world.spaces) == 162
     kinds = [sp.kind for sp in world.spaces.values()]
     assert kinds.count("land") == 97 and kinds.count("sea") == 65
-    names = {s["name"] for s in facts["spaces"]}
+    names = {display_name(s["name"]) for s in facts["spaces"]}
     assert {sp.name for sp in world.spaces.values()} == names
     for s in facts["spaces"]:
         sp = world.spaces[space_id(s["name"])]
-        assert sp.name == s["name"]
+        assert sp.name == display_name(s["name"])
         assert sp.kind == ("sea" if s["sea"] else "land")
     assert world.extent is not None
     assert world.extent[:3] == (0.0, 0.0, 360.0)
@@ -274,3 +274,13 @@ def test_build_report(rebuilt: tuple[Path, area_world.AdjacencyCheck]) -> None:
 def test_build_knows_only_its_map() -> None:
     with pytest.raises(DataError, match="aa_anniversary/world"):
         area_world.build("whatif1940/east")
+
+
+def test_the_map_names_sea_zones_as_the_log_does() -> None:
+    """Playtest (issue 16): the map said "5 Sea Zone" where the log said "Sea Zone 5"; the
+    built map now uses the game's words, the id still from the board's facts."""
+    assert display_name("5 Sea Zone") == "Sea Zone 5" and display_name("Egypt") == "Egypt"
+    root = Path(__file__).resolve().parents[2]
+    world = load_map((root / "maps/aa_anniversary/world.json.gz").read_bytes(), "world")
+    assert world.space("sz05").name == "Sea Zone 5"
+    assert world.space("egypt").name == "Egypt"

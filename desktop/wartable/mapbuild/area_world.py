@@ -104,6 +104,13 @@ def space_id(name: str) -> str:
     return text
 
 
+def display_name(name: str) -> str:
+    """The name players read on the map, as the game's log and prompts say it: the facts'
+    "5 Sea Zone" is "Sea Zone 5" (playtest: the map and the log named it two ways)."""
+    m = re.fullmatch(r"(\d+) Sea Zone", name)
+    return f"Sea Zone {int(m.group(1))}" if m else name
+
+
 # --- the check -------------------------------------------------------------------------------
 
 
@@ -535,7 +542,8 @@ def build_world_checked(sources_dir: Path = SOURCES_DIR) -> tuple[AreaMap, Adjac
     for name, _sea in src.facts.spaces:
         g = shapes[name]
         label = _label_point(g, preferred[name])
-        spaces[ids[name]] = Space(ids[name], name, kinds[name], g, label)  # type: ignore[arg-type]
+        spaces[ids[name]] = Space(ids[name], display_name(name), kinds[name], g,  # type: ignore[arg-type]
+                                  label)
 
     for c in src.cities:
         if not shapes[c.territory].contains(Point(proj.point(*c.at))):
