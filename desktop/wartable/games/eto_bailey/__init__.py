@@ -14,4 +14,5 @@ def factory() -> Rules:
 
 
 register(GameModule("eto_bailey", "World War II: ETO (Bailey's revisions)",
-                    "wartable.games.eto_bailey.data", "wartable.mapdata.eto", factory))
+                    "wartable.games.eto_bailey.data", "wartable.mapdata.eto", factory,
+                    ui_module="wartable.gameui.eto_bailey"))
