@@ -15,8 +15,8 @@ from pytestqt.qtbot import QtBot
 from uihelpers import open_window
 from wartable.core.frozen import FrozenMap
 from wartable.engine.actions import END_STEP
-from wartable.ui.map.view import MapView
 from wartable.ui.mainwindow import MainWindow
+from wartable.ui.map.view import MapView
 from wartable.worker.commands import NewGame
 
 LEFT = Qt.MouseButton.LeftButton
