@@ -127,15 +127,15 @@ class EtoAssisted(AssistedStep):
                         raise IllegalAction(why)
             return assisted_move(game, state, action)
         if action.verb == PLACE_UNIT:
-            to, sp, nation = (action.args.get(k) for k in ("location", "sp", "nation"))
-            if not isinstance(to, str) or not isinstance(sp, int) or not isinstance(nation, str):
+            loc, n_sp, nat = (action.args.get(k) for k in ("location", "sp", "nation"))
+            if not isinstance(loc, str) or not isinstance(n_sp, int) or not isinstance(nat, str):
                 raise IllegalAction("Name the place, the SP and the nation.")
-            why = rv.cap_refusal(game, state, nation, sp, to)
+            why = rv.cap_refusal(game, state, nat, n_sp, loc)
             if why:
                 raise IllegalAction(why)
             return apply_verb(game, state, Action.make(
-                PLACE, action.side, type=action.args.get("type"), location=to,
-                attrs=FrozenMap(sp=sp, nation=nation)))
+                PLACE, action.side, type=action.args.get("type"), location=loc,
+                attrs=FrozenMap(sp=n_sp, nation=nat)))
         if action.verb == ATTACK:
             raw = action.args.get("attackers")
             ids = raw if isinstance(raw, tuple) else (raw,)
