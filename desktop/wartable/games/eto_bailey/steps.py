@@ -17,7 +17,7 @@ from wartable.engine.kitsteps import AssistedStep
 from wartable.engine.rules import Game
 from wartable.games.eto_bailey import revisions as rv
 from wartable.model.sequence import Position
-from wartable.model.state import GameState
+from wartable.model.state import GameState, Piece
 
 ATTACK = "attack"  # args: attackers (piece ids), hex, dice (optional: (die,) or (die, second))
 PLACE_UNIT = "place_unit"  # args: type, location, sp, nation: a reinforcement [General (10)]
@@ -104,8 +104,15 @@ def _take_losses(state: GameState, ids: tuple[str, ...], loss: int) -> GameState
         if take == sp:
             state = state.without_piece(pid)
         else:
-            state = state.with_piece(replace(p, attrs=p.attrs.set("sp", sp - take)))
+            state = state.with_piece(replace(p, attrs=p.attrs.set("sp", sp - take).set(
+                "factors", f"{sp - take}-{_movement(p)}")))
     return state
+
+
+def _movement(p: Piece) -> str:
+    """The counter's factor line shows its SP and movement (e.g. "3-5")."""
+    f = p.attrs.get("factors")
+    return f.split("-")[-1] if isinstance(f, str) and "-" in f else "5"
 
 
 class EtoAssisted(AssistedStep):
@@ -135,7 +142,7 @@ class EtoAssisted(AssistedStep):
                 raise IllegalAction(why)
             return apply_verb(game, state, Action.make(
                 PLACE, action.side, type=action.args.get("type"), location=loc,
-                attrs=FrozenMap(sp=n_sp, nation=nat)))
+                attrs=FrozenMap(sp=n_sp, nation=nat, factors=f"{n_sp}-5")))
         if action.verb == ATTACK:
             raw = action.args.get("attackers")
             ids = raw if isinstance(raw, tuple) else (raw,)
