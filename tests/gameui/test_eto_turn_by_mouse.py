@@ -14,7 +14,7 @@ from pytestqt.qtbot import QtBot
 
 from uihelpers import open_window
 from wartable.core.frozen import FrozenMap
-from wartable.engine.actions import END_STEP
+from wartable.engine.actions import END_STEP, Button
 from wartable.ui.mainwindow import MainWindow
 from wartable.ui.map.view import MapView
 from wartable.worker.commands import NewGame
@@ -78,7 +78,15 @@ def test_eto_axis_turn_move_attack_with_second_die_and_mechanized_move(qtbot: Qt
     _shot(w, "eto_opening.png")
     ledger = w.game_ui.ledger  # type: ignore[attr-defined]
     assert ledger.total.text() == "Axis 0 VP, Allies 0 VP [General (13)]"
-    _shot(ledger, "eto_vp_ledger.png")
+    # The ledger reads the state: Norway taken on turn 3 (2 VP) and Paris on 17 (6 VP).
+    for key, turn in (("norway", 3), ("paris", 17)):
+        with qtbot.waitSignal(w.client.snapshotReady, timeout=20000):
+            w.game_ui.ctx.submit(Button("assist.set_track", "set", args=FrozenMap(  # type: ignore[attr-defined]
+                track="vp_done", key=key, value=turn)))
+    assert ledger.total.text() == "Axis 2 VP, Allies 6 VP [General (13)]"
+    assert ledger.table.rowCount() == 2
+    w.game_ui.ledger_dock.raise_()  # type: ignore[attr-defined]
+    _shot(w.game_ui.ledger_dock, "eto_vp_ledger.png")  # type: ignore[attr-defined]
     _end_step(qtbot, w)  # reinforcements
     assert _step(w) == "axis_move"
     # Movement: drag the infantry at 1311 to 1410, next to Poland.

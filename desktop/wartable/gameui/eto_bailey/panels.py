@@ -14,6 +14,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QLabel,
     QPushButton,
+    QScrollArea,
     QTableWidget,
     QTableWidgetItem,
     QVBoxLayout,
@@ -118,14 +119,18 @@ class VpLedger(QWidget):
         self.total.setObjectName("etoVpTotal")
         self.table = QTableWidget(0, 4)
         self.table.setHorizontalHeaderLabels(["Side", "Objective", "Turn", "VP"])
-        self.table.horizontalHeader().setStretchLastSection(False)
-        self.table.setColumnWidth(1, 260)
+        self.table.verticalHeader().hide()
+        for col, width in enumerate((50, 230, 40, 35)):
+            self.table.setColumnWidth(col, width)
         self.deadlines = QLabel(_deadlines())
         self.deadlines.setWordWrap(True)
+        scroll = QScrollArea()
+        scroll.setWidget(self.deadlines)
+        scroll.setWidgetResizable(True)
         lay.addWidget(self.total)
-        lay.addWidget(self.table)
+        lay.addWidget(self.table, 1)
         lay.addWidget(QLabel("Deadlines [General (13)] (\"before turn N\"; best tier only):"))
-        lay.addWidget(self.deadlines)
+        lay.addWidget(scroll, 1)
 
     def show_state(self, snap: Snapshot) -> None:
         st = snap.session.state
