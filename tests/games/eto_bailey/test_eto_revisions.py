@@ -217,3 +217,12 @@ def test_selfplay_random_games_with_invariants() -> None:
                         "--games", "5"], capture_output=True, text=True, timeout=120)
     assert r.returncode == 0, r.stderr
     assert "5 games, 0 with invariant problems" in r.stdout
+
+
+@pytest.mark.parametrize("scenario", ["1939", "owner"])
+def test_wartable_new_starts_each_scenario(scenario: str, tmp_path: Any) -> None:
+    out = tmp_path / "g.json"
+    r = subprocess.run([sys.executable, "-m", "wartable", "new", "eto_bailey", scenario,
+                        "-o", str(out)], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert f"scenario {scenario}" in r.stdout and out.exists()
