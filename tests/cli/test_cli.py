@@ -95,7 +95,7 @@ def test_unknown_game_is_a_one_line_error(home: Path) -> None:
     r = run("new", "nosuchgame", "x", "-o", str(home / "x.json"), home=home)
     assert r.returncode == 1
     assert r.stderr == ("wartable: error: Unknown game 'nosuchgame'. "
-                        "Installed games: whatif1940, aa_anniversary, skirmish.\n")
+                        "Installed games: whatif1940, aa_anniversary, skirmish, eto_bailey.\n")
 
 
 def test_selfplay_json_reports_every_game(home: Path) -> None:

@@ -48,7 +48,8 @@ class BotMatch:
 
 
 # Built-in games land here as their issues do (DESIGN.md, the games table).
-BUILTIN: tuple[str, ...] = ("wartable.games.aa_anniversary", "wartable.games.whatif1940")
+BUILTIN: tuple[str, ...] = ("wartable.games.aa_anniversary", "wartable.games.whatif1940",
+                            "wartable.games.eto_bailey")
 
 # The game the start screen offers first (the most complete one).
 DEFAULT_GAME = "aa_anniversary"
