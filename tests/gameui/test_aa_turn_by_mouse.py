@@ -292,3 +292,39 @@ def test_aa_stack_moves_menus_and_the_stack_dock(qtbot: QtBot) -> None:
     menu.close()
     assert _state(w).pieces["germany.armour.3"].location == "sz13"
     w.close()
+
+
+def test_aa_a_move_routed_through_a_right_clicked_space(qtbot: QtBot) -> None:
+    """Issue 17, the player chooses the route: while dragging the fighter from Poland, a
+    right-click on the Baltic States adds it as a waypoint (the route is drawn), and the drop
+    on Karelia sends the move with that route; the log names it."""
+    w = _open(qtbot)
+    v = w.map
+    _press(qtbot, w, END_STEP)  # Purchase Units: nothing bought
+    _look_at(v, "baltic_states")
+    v.set_zoom(60)
+    _click(v, _at_loc(v, "poland"))
+    assert v.expanded_stack() == "poland"
+    start = _at_piece(v, "germany.fighter.4")
+    via, end = _at_loc(v, "baltic_states"), _at_loc(v, "karelia_ssr")
+    vp = v.viewport()
+    QTest.mousePress(vp, LEFT, NONE, start)
+    for k in range(1, 5):
+        QTest.mouseMove(vp, start + (via - start) * (k / 4))
+    QTest.mousePress(vp, Qt.MouseButton.RightButton, NONE, via)
+    QTest.mouseRelease(vp, Qt.MouseButton.RightButton, NONE, via)
+    for k in range(1, 5):
+        QTest.mouseMove(vp, via + (end - via) * (k / 4))
+    assert v._route_item is not None  # the route so far is drawn while dragging
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    assert v.grab().save(str(SHOTS / "aa_route_dragged.png"))
+    before = len(w.snapshot.session.log) if w.snapshot else 0
+    QTest.mouseRelease(vp, LEFT, NONE, end)
+    qtbot.waitUntil(lambda: w.snapshot is not None
+                    and len(w.snapshot.session.log) > before, timeout=20000)
+    assert _state(w).piece("germany.fighter.4").location == "karelia_ssr"
+    assert w.snapshot is not None
+    assert w.snapshot.session.log[-1].args["via"] == ("baltic_states",)
+    line = [e.text for e in w.snapshot.session.events if "Fighter moves" in e.text][-1]
+    assert "Poland → Baltic States → Karelia S.S.R." in line
+    w.close()

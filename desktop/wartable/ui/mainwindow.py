@@ -418,6 +418,17 @@ class MainWindow(QMainWindow):
         else:
             self.submit(Action.make("move", deciding_side(st), piece=piece_id, to=location))
 
+    def on_route_drop(self, piece_id: str, location: str, waypoints: list[str]) -> None:
+        """A drag routed through right-clicked spaces: the move names its route ("via"),
+        for the game to check and follow (a blitz through the territory chosen)."""
+        if self.snapshot is None or self.free_play or not waypoints:
+            self.on_drop(piece_id, location)
+            return
+        st = self.snapshot.session.state
+        if piece_id in st.pieces:
+            self.submit(Action.make("move", deciding_side(st), piece=piece_id, to=location,
+                                    via=tuple(waypoints)))
+
     def on_stack(self, location: str) -> None:
         if self.snapshot is None:
             return
@@ -603,6 +614,7 @@ class MainWindow(QMainWindow):
     def _add_view(self) -> MapView:
         v = MapView()
         v.pieceDropped.connect(self.on_drop)
+        v.routeDropped.connect(self.on_route_drop)
         self.table.wire(v)
         v.stackClicked.connect(self.on_stack)
         v.locationClicked.connect(self._location_clicked)

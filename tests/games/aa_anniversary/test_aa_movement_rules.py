@@ -447,3 +447,62 @@ def test_pg14_a_route_longer_than_the_movement_left_or_through_a_defended_space_
 def apply_move(st: GameState, pid: str, to: str, via: list[str]) -> GameState:
     return apply(game(), st, Action.make("move", pid.split(".")[0], piece=pid, to=to,
                                          via=tuple(via))).state
+
+
+def test_pg15_only_tanks_blitz_an_aircraft_routed_over_an_empty_territory_captures_nothing(
+) -> None:
+    """Tanks and Blitzing (pg. 15): "A tank can 'blitz'"; a fighter flying over the empty
+    Soviet East Poland to attack Belorussia leaves it Soviet."""
+    st = board(start(), ("germany.fighter.1", "fighter", "poland"),
+               ("ussr.infantry.1", "infantry", "belorussia"))
+    st = at(st, "germany", "combat_move")
+    out = apply_move(st, "germany.fighter.1", "belorussia", via=["east_poland"])
+    assert controller(out, "east_poland") == "ussr"
+    assert out.piece("germany.fighter.1").location == "belorussia"
+
+
+def test_transports_loading_and_offloading_is_a_land_units_whole_move() -> None:
+    """Transports: a land unit cannot move before loading or after offloading. A tank that
+    moved Germany → Poland in Noncombat Move is not offered Sea Zone 5's transport; cargo
+    offloading takes no route inland."""
+    st = board(start(), ("germany.armour.1", "armour", "germany"),
+               ("germany.transport.1", "transport", "sz05"))
+    st = at(st, "germany", "noncombat_move")
+    st = act(st, "move", "germany", piece="germany.armour.1", to="poland")
+    assert "sz05" not in moves(st, "germany.armour.1")
+    with pytest.raises(IllegalAction):
+        act(st, "move", "germany", piece="germany.armour.1", to="sz05")
+    st = board(start(), ("germany.transport.1", "transport", "sz05"),
+               ("germany.armour.1", "armour", "sz05"))
+    st = st.with_piece(st.piece("germany.armour.1").with_attr("on", "germany.transport.1"))
+    st = at(st, "germany", "noncombat_move")
+    with pytest.raises(IllegalAction, match="whole move"):
+        apply_move(st, "germany.armour.1", "poland", via=["germany"])
+
+
+def test_pg30_a_submarines_route_ends_at_an_enemy_destroyer() -> None:
+    """Submarines (pg. 30): a sub entering a zone with an enemy destroyer stops there, so a
+    route through Sea Zone 2 (a British destroyer) to Sea Zone 8 is refused."""
+    st = board(start(), ("germany.submarine.1", "submarine", "sz01"),
+               ("uk.destroyer.1", "destroyer", "sz02"))
+    st = at(st, "germany", "noncombat_move")
+    with pytest.raises(IllegalAction, match="cannot pass through Sea Zone 2"):
+        apply_move(st, "germany.submarine.1", "sz08", via=["sz02"])
+
+
+def test_pg21_aircraft_may_fly_over_hostile_spaces_in_noncombat_move() -> None:
+    """Noncombat Move (pg. 21): only aircraft and submarines move through hostile spaces; a
+    fighter routed over the Soviet East Poland lands in Bulgaria-Romania."""
+    st = board(start(), ("germany.fighter.1", "fighter", "poland"))
+    st = at(st, "germany", "noncombat_move")
+    out = apply_move(st, "germany.fighter.1", "bulgaria_romania", via=["east_poland"])
+    assert out.piece("germany.fighter.1").location == "bulgaria_romania"
+
+
+def test_pg14_a_route_may_not_loop_to_spend_the_landing_reserve() -> None:
+    """Air units keep movement to land (pg. 14, 26): a route that doubles back is refused."""
+    st = board(start(), ("germany.fighter.1", "fighter", "germany"),
+               ("ussr.infantry.1", "infantry", "east_poland"))
+    st = at(st, "germany", "combat_move")
+    with pytest.raises(IllegalAction, match="each space once"):
+        apply_move(st, "germany.fighter.1", "east_poland", via=["poland", "germany", "poland"])

@@ -32,6 +32,7 @@ from typing import Any
 
 from PySide6.QtCore import QEvent, QPoint, QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import (
+    QColor,
     QContextMenuEvent,
     QDragEnterEvent,
     QDragMoveEvent,
@@ -39,6 +40,8 @@ from PySide6.QtGui import (
     QKeyEvent,
     QMouseEvent,
     QPainter,
+    QPainterPath,
+    QPen,
     QResizeEvent,
     QTransform,
     QWheelEvent,
@@ -46,6 +49,7 @@ from PySide6.QtGui import (
 from PySide6.QtWidgets import (
     QApplication,
     QGraphicsItem,
+    QGraphicsPathItem,
     QGraphicsView,
     QWidget,
 )
@@ -84,6 +88,7 @@ class _Drag:
     hit: str = ""  # the counter pressed (a click selects it)
     modifiers: Qt.KeyboardModifier = Qt.KeyboardModifier.NoModifier
     riders: list[str] = field(default_factory=list)  # cargo carried along, drawn with it
+    waypoints: list[str] = field(default_factory=list)  # right-clicked during the drag
 
 
 class MapView(QGraphicsView):
@@ -97,6 +102,7 @@ class MapView(QGraphicsView):
     zoomChanged = Signal(float)
     pieceSelected = Signal(str)
     piecesDropped = Signal(list, str)  # several selected pieces dropped on a location
+    routeDropped = Signal(str, str, list)  # one piece, its destination, the waypoints chosen
     contextRequested = Signal(str, str, QPoint)  # location, piece id or "", global position
     selectionChanged = Signal(list)  # the selected piece ids
     placeRequested = Signal(str, str)  # a unit from the tray, a legal space clicked
@@ -127,6 +133,7 @@ class MapView(QGraphicsView):
         self._highlight_items: list[QGraphicsItem] = []
         self._drag_items: list[QGraphicsItem] = []
         self._drop_item: HighlightItem | None = None
+        self._route_item: QGraphicsPathItem | None = None  # the route of a drag with waypoints
         self._hover: str | None = None
         self._selected: str | None = None  # the selection's last (primary) piece
         self._selection: list[str] = []
@@ -169,6 +176,7 @@ class MapView(QGraphicsView):
         self._highlight_items = []
         self._drag_items = []
         self._drop_item = None
+        self._route_item = None
         self._highlight_sets = {}
         self._selected = None
         self._selection = []
@@ -512,6 +520,17 @@ class MapView(QGraphicsView):
         return out
 
     def mousePressEvent(self, event: QMouseEvent) -> None:
+        drag = self._drag
+        if drag is not None and drag.active and event.button() == Qt.MouseButton.RightButton:
+            # A right-click while dragging routes the move through that space (waypoint).
+            loc = self._location_at_view(event.position())
+            if loc is not None and loc != drag.origin and loc not in drag.waypoints:
+                drag.waypoints.append(loc)
+                self._draw_route(drag, loc)
+                self.hoverChanged.emit("Route: " + " → ".join(
+                    self.describe(x).split(":")[0] for x in [drag.origin, *drag.waypoints]))
+            event.accept()
+            return
         self._press_empty = None
         if event.button() == Qt.MouseButton.LeftButton and self.board is not None:
             item = self._stack_item_at(event.position())
@@ -592,6 +611,9 @@ class MapView(QGraphicsView):
                         self.expand_stack(None)  # the fan has done its work
                     if drag.whole_stack:
                         self.stackDropped.emit(drag.origin, loc)
+                    elif drag.waypoints and len(drag.piece_ids) == 1:
+                        route = [w for w in drag.waypoints if w != loc]
+                        self.routeDropped.emit(drag.piece_ids[0], loc, route)
                     else:
                         self._emit_drop(drag.piece_ids, loc)
             elif not self._place_at(drag.origin):
@@ -627,6 +649,9 @@ class MapView(QGraphicsView):
     def contextMenuEvent(self, event: QContextMenuEvent) -> None:  # noqa: N802 - Qt override
         """Right-click: what may be done with this counter or space (the window's menu)."""
         if self.board is None:
+            return
+        if self._drag is not None:
+            event.accept()  # a right-click during a drag adds a waypoint (mousePressEvent)
             return
         pos = QPointF(event.pos())
         item = self._stack_item_at(pos)
@@ -797,8 +822,37 @@ class MapView(QGraphicsView):
         if loc != self._hover:
             self._hover = loc
             self.hoverChanged.emit(self.describe(loc))
+        if drag.waypoints:
+            self._draw_route(drag, loc)
+
+    def _draw_route(self, drag: _Drag, end: str | None) -> None:
+        """The route so far: origin, waypoints, then the space under the cursor."""
+        board = self.board
+        if board is None:
+            return
+        stops = [drag.origin, *drag.waypoints] + ([end] if end and end not in
+                                                  drag.waypoints else [])
+        path = QPainterPath()
+        for i, loc in enumerate(stops):
+            x, y = board.center(loc)
+            if i == 0:
+                path.moveTo(x, y)
+            else:
+                path.lineTo(x, y)
+        if self._route_item is None:
+            self._route_item = QGraphicsPathItem()
+            pen = QPen(QColor(255, 140, 0, 230), max(2.0, self.map_scene.counter * 0.12))
+            pen.setCapStyle(Qt.PenCapStyle.RoundCap)
+            pen.setJoinStyle(Qt.PenJoinStyle.RoundJoin)
+            self._route_item.setPen(pen)
+            self._route_item.setZValue(Z_DRAG - 1)
+            self.map_scene.addItem(self._route_item)
+        self._route_item.setPath(path)
 
     def _end_drag_visuals(self, drag: _Drag | None = None) -> None:
+        if self._route_item is not None:
+            self.map_scene.removeItem(self._route_item)
+            self._route_item = None
         for it in self._drag_items:
             self.map_scene.removeItem(it)
         self._drag_items = []

@@ -270,43 +270,66 @@ def blitz_paths(game: Game, state: GameState, piece: Piece) -> dict[str, tuple[s
     return {dest: path for dest, (_, path) in best.items()}
 
 
-R_ROUTE = "Phase 3: Combat Move, the route a unit takes (pg. 14-15)"
+R_ROUTE = "The route a unit takes: Combat Move (pg. 14-15), Noncombat Move (pg. 21)"
+R_LOAD_MOVE = "Unit Profiles: Transports, loading and offloading is a land unit's entire move"
 
 
 def chosen_route(game: Game, state: GameState, piece: Piece, to: str, via: object,
-                 raw: dict[str, float]) -> tuple[str, ...]:
-    """The route the player chose through `via` (waypoints, in order) to `to`, checked:
-    each step to an adjacent space, every space before the last one the unit may pass
-    (no neutral, no hostile territory it must stop in, except an empty one a blitzing unit
-    captures as it passes, pg. 15; no zone with enemy warships for a surface ship), and no
-    more spaces than the movement it has left. () when `via` names no waypoint."""
+                 combat: bool) -> tuple[str, ...]:
+    """The route the player chose through `via` (waypoints, in order) to `to`, checked
+    step by step: adjacent spaces (canals and straits open for ships), no space twice, no
+    more spaces than the movement left, and every space before the last one passable: no
+    neutral; for a land unit no hostile territory but, in Combat Move, an empty one a tank
+    blitzes through (pg. 15); for a ship no zone with enemy warships (a submarine: no enemy
+    destroyer, pg. 30); aircraft fly over anything (pg. 21) and keep their landing reserve
+    (pg. 14, 26). A unit aboard a transport or boarding one takes no route: loading and
+    offloading are its whole move. () when `via` names no waypoint."""
     if via is None or via == ():
         return ()
     if not isinstance(via, tuple | list) or not all(isinstance(x, str) for x in via):
         raise IllegalAction("A route is a list of spaces to pass through, in order.")
     w = world(game)
+    s = stats(game, piece)
     power, name = piece.side, game.rules.piece_name(game, piece)
+    if piece.attrs.get("on") or (s.land and to in w.sea):
+        raise IllegalAction(f"{name} boards or leaves a transport as its whole move: no "
+                            f"route [{R_LOAD_MOVE}].")
     path = (piece.location, *via, to)
+    if len(set(path)) != len(path):
+        raise IllegalAction(f"A route passes each space once [{R_ROUTE}].")
     left = float(research.movement(game, state, power, piece.type)) - float(
         piece.attrs.get("mp", 0))
     if len(path) - 1 > left:
         raise IllegalAction(f"{name} has {left:g} moves left; that route takes "
                             f"{len(path) - 1} [{R_ROUTE}].")
-    blitz = bool(game.definition.unit_types[piece.type].extra.get("can_blitz", False))
-    s = stats(game, piece)
     for a, b in zip(path, path[1:], strict=False):
         if b not in w.neighbors.get(a, ()):
             raise IllegalAction(f"{space_name(game, b)} is not next to {space_name(game, a)} "
                                 f"[{R_ROUTE}].")
+        if s.sea and (not canal_open(game, state, a, b, power) or straits.blocked(
+                game, state, a, b)):
+            raise IllegalAction(f"{name} cannot pass from {space_name(game, a)} to "
+                                f"{space_name(game, b)} [{R_ROUTE}].")
+    blitz = bool(game.definition.unit_types[piece.type].extra.get("can_blitz", False))
     for loc in via:
-        passable = loc in raw or loc == piece.location
-        if s.land and loc in w.land and hostile_land(game, state, loc, power):
-            passable = passable and blitz and not state.pieces_at(loc)
-        elif s.sea and not s.sub and enemy_blocking_ships(game, state, loc, power):
-            passable = False
-        if not passable or loc in w.neutral or (s.land and loc not in w.land):
+        if s.air:
+            passable = loc not in w.neutral and (power != "china" or china_may_enter(game, loc))
+        elif s.sea:
+            passable = loc in w.sea and not (
+                enemy_destroyer(game, state, loc, power) if s.sub
+                else enemy_blocking_ships(game, state, loc, power))
+        else:
+            passable = loc in w.land and loc not in w.neutral and (
+                power != "china" or china_may_enter(game, loc))
+            if passable and hostile_land(game, state, loc, power):
+                passable = combat and blitz and not state.pieces_at(loc)
+        if not passable:
             raise IllegalAction(f"{name} cannot pass through {space_name(game, loc)} "
                                 f"[{R_ROUTE}].")
+    if s.air and combat and len(path) - 1 + landing_distance(
+            game, state, power, piece.type).get(to, 99.0) > left:
+        raise IllegalAction(f"{name} would have no movement left to reach a landing space "
+                            f"after that route [{R_LANDING}].")
     return path
 
 
@@ -351,7 +374,9 @@ def can_move(game: Game, state: GameState, piece: Piece, combat: bool) -> bool:
     if combat:
         if s.aa:
             return False
-        return not piece.attrs.get("cm") or goes_on(game, state, piece)
+        # A carrier that moved in Combat Move stays where fighters may count on it (pg. 26).
+        return not piece.attrs.get("cm") or (
+            goes_on(game, state, piece) and mobilize.carrier_capacity(game, piece) == 0)
     if piece.attrs.get("captured_aa"):
         return False
     if piece.attrs.get("nm"):
@@ -589,7 +614,8 @@ def _move_costs(game: Game, state: GameState, piece: Piece, combat: bool) -> dic
     # Loading: a unit in a coastal territory boards a transport in an adjacent sea zone, a
     # friendly one ("you can only load units in friendly sea zones", pg. 14; Transports:
     # "cannot load or offload while in a hostile sea zone", pg. 31).
-    for sz in w.neighbors[piece.location]:
+    # Loading is a land unit's whole move (Transports): only a unit that has not moved.
+    for sz in w.neighbors[piece.location] if not piece.attrs.get("mp") else ():
         if sz in w.sea and transport_for(game, state, piece, sz, combat) is not None \
                 and not hostile_sea(game, state, sz, power):
             out[sz] = budget
@@ -880,7 +906,7 @@ def move(game: Game, state: GameState, power: str, action: Action, combat: bool)
     ]
     # The player's route (waypoints), else the engine's: for a blitz, the path that
     # captures most; empty enemy territories on the path are captured as it passes.
-    route = chosen_route(game, state, p, to, action.args.get("via"), raw)
+    route = chosen_route(game, state, p, to, action.args.get("via"), combat)
     path = route
     if not route:
         path = blitz_paths(game, state, p).get(to, ()) if combat else ()
@@ -891,7 +917,10 @@ def move(game: Game, state: GameState, power: str, action: Action, combat: bool)
         events[0] = Event("move", f"{name} moves "
                           f"{' → '.join(space_name(game, x) for x in shown)}"
                           + ("" if route else " (the route the rules chose)"), power, rule)
-    if path:
+    # Only a tank (a unit that can blitz) on land captures as it passes (pg. 15).
+    blitzer = bool(game.definition.unit_types[p.type].extra.get("can_blitz", False)) \
+        and stats(game, p).land and not p.attrs.get("on")
+    if path and blitzer and combat:
         blitzed = [loc for loc in path[1:-1]
                    if hostile_land(game, state, loc, power) and not state.pieces_at(loc)]
         for loc in blitzed:
