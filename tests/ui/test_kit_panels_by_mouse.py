@@ -8,12 +8,12 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QPoint, QPointF, Qt
+from PySide6.QtCore import QPoint, Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QWidget
 from pytestqt.qtbot import QtBot
 
-from uihelpers import open_game, open_window, sit, start_game
+from uihelpers import open_game
 from wartable.model.tracks import flag, track
 from wartable.ui.mainwindow import MainWindow
 

@@ -51,8 +51,8 @@ from wartable.printing.counterart import Palette
 from wartable.ui import helpdialogs
 from wartable.ui.botplayer import BotPlayer
 from wartable.ui.curtain import Curtain
-from wartable.ui.generic import KitPanels, KitView, uses_kit
 from wartable.ui.dicedisplay import DiceDisplay
+from wartable.ui.generic import KitPanels, KitView, uses_kit
 from wartable.ui.logpanel import LogPanel
 from wartable.ui.map.inspector import StackInspector
 from wartable.ui.map.overview import OverviewMap
