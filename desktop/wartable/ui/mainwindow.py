@@ -554,6 +554,7 @@ class MainWindow(QMainWindow):
         kit = uses_kit(game.definition)
         if kit:
             self.kit = KitPanels(self, self.submit, self._place_game_dock)
+            QTimer.singleShot(0, self.side_dock.raise_)  # small screen: one column, the step first
         self.side.free_play.setVisible(not kit)  # assisted moves are free already
         self.act_free.setVisible(not kit)
         self.view_menu.addActions(self.game_ui.view_actions())
