@@ -52,6 +52,7 @@ from wartable.ui import helpdialogs
 from wartable.ui.botplayer import BotPlayer
 from wartable.ui.curtain import Curtain
 from wartable.ui.dicedisplay import DiceDisplay
+from wartable.ui.generic import KitPanels, KitView, uses_kit
 from wartable.ui.logpanel import LogPanel
 from wartable.ui.map.inspector import StackInspector
 from wartable.ui.map.overview import OverviewMap
@@ -152,6 +153,7 @@ class MainWindow(QMainWindow):
         self.tray.pieceChosen.connect(self._tray_chosen)
         # The open game's own widgets (ui/plugin.py) and map overlays, made when it opens.
         self.game_ui: GameUi | None = None
+        self.kit: KitPanels | None = None  # assisted play's generic panels (ui/generic)
         self._ui_game: object = None
         self.overlay_layers: list[OverlayLayer] = []
         # A tab beside the overview and the stack: it must not push the window taller.
@@ -512,6 +514,7 @@ class MainWindow(QMainWindow):
         self.act_physical.setChecked(snap.session.state.dice_mode == "physical")
         if self.game_ui is not None:
             self.game_ui.show_snapshot(snap)
+        self._kit_show(snap)
         if snap.path is not None and not snap.dirty:
             self.settings = settings_mod.add_recent(self.settings, str(snap.path))
             self.start.set_recent(self.settings.recent_files)
@@ -519,6 +522,8 @@ class MainWindow(QMainWindow):
 
     def _location_clicked(self, location: str) -> None:
         self.clicked_location = location  # the space the calculator and plug-ins take
+        if self.kit is not None and self.kit.location_clicked(location):
+            return
         if self.game_ui is not None:
             self.game_ui.on_location_clicked(location)
 
@@ -557,6 +562,12 @@ class MainWindow(QMainWindow):
                         self._place_game_dock)
         self.game_ui = ui_for(game.definition.id, ctx)
         self._ui_game = game
+        kit = uses_kit(game.definition)
+        if kit:
+            self.kit = KitPanels(self, self.submit, self._place_game_dock)
+            QTimer.singleShot(0, self.side_dock.raise_)  # small screen: one column, the step first
+        self.side.free_play.setVisible(not kit)  # assisted moves are free already
+        self.act_free.setVisible(not kit)
         self.view_menu.addActions(self.game_ui.view_actions())
         self.game_menu.insertActions(self._game_anchor, self.game_ui.game_actions())
         for ov in registry.get(game.definition.id).overlays:
@@ -579,7 +590,19 @@ class MainWindow(QMainWindow):
             self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, d)
             self.tabifyDockWidget(self.side_dock, d)
 
+    def _kit_show(self, snap: Snapshot) -> None:
+        """The kit's panels as the player at the screen may see them (nothing private
+        behind the curtain)."""
+        if self.kit is not None:
+            behind = self.stack.currentWidget() is self.curtain
+            self.kit.refresh(KitView(snap.session.game, snap.session.state, snap.prompt.side,
+                                     frozenset() if behind else self._viewer_sides(snap),
+                                     snap.session.events))
+
     def _close_game_ui(self) -> None:
+        if self.kit is not None:
+            self.kit.close()
+            self.kit = None
         if self.game_ui is not None:
             self.game_ui.close()
         self.game_ui, self._ui_game = None, None
@@ -781,6 +804,7 @@ class MainWindow(QMainWindow):
         self._fit_if_pending()
         self.log.set_viewer(self._viewer_sides(snap))
         self._draw(snap)
+        self._kit_show(snap)
 
     def _visible_pieces(self) -> list[Piece]:
         snap = self.snapshot
