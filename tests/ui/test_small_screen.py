@@ -24,6 +24,8 @@ def test_a_and_a_purchase_at_1280x720_shows_the_map_and_end_step(qtbot: QtBot) -
     assert win.map.viewport().width() >= 0.65 * win.width()
     end = win.side.button_for("end_step")
     assert end is not None and end.isVisible()
+    # In front, not on a tab behind the game's Purchase dock (isVisible alone says True there).
+    assert not end.visibleRegion().isEmpty()
     # Pinned: no scroll area holds it, so no amount of choices hides it.
     parent = end.parentWidget()
     while parent is not None:

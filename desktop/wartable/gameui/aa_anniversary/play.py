@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QDialog, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QDialog, QMainWindow, QVBoxLayout, QWidget
 
 from wartable.engine.actions import Button
 from wartable.gameui.aa_anniversary.battleboard import BattleBoard
@@ -120,7 +120,13 @@ class AAGameUi(GameUi):
             if key != self._purchase_key:
                 self._purchase_key = key
                 self.purchase_dock.show()
-                self.purchase_dock.raise_()
+                # Not in front of the side panel it shares tabs with at 1280x720: End step
+                # and the buy buttons stay in sight (issue 16).
+                win = self.purchase_dock.parentWidget()
+                tabbed = win.tabifiedDockWidgets(self.purchase_dock) \
+                    if isinstance(win, QMainWindow) else []
+                if not any(d.objectName() == "dock_Sequence of play" for d in tabbed):
+                    self.purchase_dock.raise_()
         elif self._purchase_key is not None:
             self._purchase_key = None
             self.purchase_dock.hide()
