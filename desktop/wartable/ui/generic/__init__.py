@@ -17,6 +17,8 @@ from wartable.ui.generic.base import Act, KitView, Panel
 from wartable.ui.generic.status import StatusBoard
 from wartable.ui.widgets import scrolled
 
+__all__ = ["Act", "KitPanels", "KitView", "Panel", "uses_kit"]
+
 
 def uses_kit(d: GameDefinition) -> bool:
     """Does the game's data declare any part of the assisted-play kit?"""
@@ -52,7 +54,7 @@ class KitPanels:
     def show_tab(self, panel: Panel) -> None:
         for i in range(self.tabs.count()):
             w = self.tabs.widget(i)
-            if w is panel or w.isAncestorOf(panel):
+            if w is not None and (w is panel or w.isAncestorOf(panel)):
                 self.tabs.setCurrentIndex(i)
                 self.dock.show()
                 self.dock.raise_()
