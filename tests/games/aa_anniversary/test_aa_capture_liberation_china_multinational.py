@@ -427,20 +427,27 @@ def test_industrial_complexes_alone_need_no_combat() -> None:
 
 # --- Multinational Forces (pg. 20) ------------------------------------------------------------
 
+def _karelia_attacked(*defenders: tuple[str, str, str]) -> GameState:
+    """Two German infantry from Finland attack Karelia's `defenders`; the roll is next."""
+    st = board(start(), ("germany.infantry.1", "infantry", "finland"),
+               ("germany.infantry.2", "infantry", "finland"), *defenders)
+    st = at(st, "germany", "combat_move")
+    for pid in ("germany.infantry.1", "germany.infantry.2"):
+        st = act(st, "move", "germany", piece=pid, to="karelia_ssr")
+    st = at(st, "germany", "conduct_combat")
+    return act(st, "fight", "germany", space="karelia_ssr")
+
+
+KARELIA_ALLIES = (("ussr.infantry.1", "infantry", "karelia_ssr"),
+                  ("uk.infantry.1", "infantry", "karelia_ssr"),
+                  ("uk.fighter.1", "fighter", "karelia_ssr"))
+
+
 def test_multinational_forces_allied_units_defend_together() -> None:
     # "When a space containing a multinational force is attacked, all its units defend
     # together ... Each defender rolls separately for his or her units." Soviet and British
     # infantry and a British fighter defend Karelia together against two German infantry.
-    st = board(start(), ("germany.infantry.1", "infantry", "finland"),
-               ("germany.infantry.2", "infantry", "finland"),
-               ("ussr.infantry.1", "infantry", "karelia_ssr"),
-               ("uk.infantry.1", "infantry", "karelia_ssr"),
-               ("uk.fighter.1", "fighter", "karelia_ssr"))
-    st = at(st, "germany", "combat_move")
-    st = act(st, "move", "germany", piece="germany.infantry.1", to="karelia_ssr")
-    st = act(st, "move", "germany", piece="germany.infantry.2", to="karelia_ssr")
-    st = at(st, "germany", "conduct_combat")
-    st = act(st, "fight", "germany", space="karelia_ssr")
+    st = _karelia_attacked(*KARELIA_ALLIES)
     assert dice_asked(st) == 5  # 2 German infantry; 2 infantry and a fighter defending
     st = act(st, DICE, "germany", values=(1, 1, 6, 6, 6))  # two German hits
     # The casualties come from the whole force: the British fighter may be one of them.
@@ -456,16 +463,7 @@ def test_multinational_defense_if_the_defenders_cannot_agree_the_attacker_choose
     # Multinational Defense (pg. 20): "the defenders mutually determine the casualty. If
     # they cannot agree, the attacker chooses." Karelia as above, two German hits: the
     # defenders say they disagree, and Germany picks the British fighter and an infantry.
-    st = board(start(), ("germany.infantry.1", "infantry", "finland"),
-               ("germany.infantry.2", "infantry", "finland"),
-               ("ussr.infantry.1", "infantry", "karelia_ssr"),
-               ("uk.infantry.1", "infantry", "karelia_ssr"),
-               ("uk.fighter.1", "fighter", "karelia_ssr"))
-    st = at(st, "germany", "combat_move")
-    for pid in ("germany.infantry.1", "germany.infantry.2"):
-        st = act(st, "move", "germany", piece=pid, to="karelia_ssr")
-    st = at(st, "germany", "conduct_combat")
-    st = act(st, "fight", "germany", space="karelia_ssr")
+    st = _karelia_attacked(*KARELIA_ALLIES)
     st = act(st, DICE, "germany", values=(1, 1, 6, 6, 6))
     p = prompt(game(), st)
     assert p.side == "ussr" and any(b.id == "disagree" for b in p.buttons)
@@ -482,14 +480,9 @@ def test_multinational_defense_if_the_defenders_cannot_agree_the_attacker_choose
 
 
 def test_multinational_defense_a_single_power_cannot_disagree_with_itself() -> None:
-    st = board(start(), ("germany.infantry.1", "infantry", "finland"),
-               ("ussr.infantry.1", "infantry", "karelia_ssr"),
-               ("ussr.infantry.2", "infantry", "karelia_ssr"))
-    st = at(st, "germany", "combat_move")
-    st = act(st, "move", "germany", piece="germany.infantry.1", to="karelia_ssr")
-    st = at(st, "germany", "conduct_combat")
-    st = act(st, "fight", "germany", space="karelia_ssr")
-    st = act(st, DICE, "germany", values=(1, 6, 6))
+    st = _karelia_attacked(("ussr.infantry.1", "infantry", "karelia_ssr"),
+                           ("ussr.infantry.2", "infantry", "karelia_ssr"))
+    st = act(st, DICE, "germany", values=(1, 6, 6, 6))
     assert not any(b.id == "disagree" for b in prompt(game(), st).buttons)
     with pytest.raises(IllegalAction, match="Only defenders of several powers"):
         act(st, "disagree", "ussr")
