@@ -98,6 +98,12 @@ def test_hint_shows_a_legal_action_without_playing_it(qtbot: QtBot) -> None:
         assert action.side == deciding_side(before.session.state)
         assert text in w.bot.panel.text.toPlainText()
         assert "Hint" in w.bot.panel.text.toPlainText()
+        # One action (issue 17): Germany's first hint buys one unit; the panel does not
+        # list the rest of the bot's purchase.
+        shown = w.bot.panel.text.toPlainText()
+        assert action.verb == "buy" and "IPCs in all" in _why
+        for unit in ("Infantry", "Artillery", "Tank", "Fighter", "Bomber"):
+            assert unit not in shown or unit in text  # no other unit of the plan named
         assert w.snapshot is not None and w.snapshot.session.log == before.session.log
     finally:
         w.close()

@@ -199,11 +199,20 @@ def _unstick(game: Game, state: GameState, p: Prompt, kind: str) -> list[tuple[A
 
 
 def hint(session: Session, budget: Budget | None = None) -> tuple[Action, str] | None:
-    """The strong bot's next action for the deciding side and why (not played)."""
+    """The strong bot's next action for the deciding side and why (not played): one
+    action, not the plan it belongs to (issue 17: the Hint listed the whole purchase)."""
     for a, why in ranked(session, budget):
         try:
             session.submit(a)
         except IllegalAction:
             continue
-        return a, why
+        return a, one_action_reason(a, why)
     return None
+
+
+def one_action_reason(action: Action, why: str) -> str:
+    """A purchase's reason names every unit of the plan ("Buy 1 Tank, 4 Infantry ... (31
+    IPCs)"); a hint keeps only what it says of the whole: its cost."""
+    if action.verb == "buy" and why.startswith("Buy ") and why.endswith(")"):
+        return f"Part of the purchase the bot plans ({why.rsplit('(', 1)[-1][:-1]} in all)."
+    return why
